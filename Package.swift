@@ -1,0 +1,56 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Tagarela",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tagarela", targets: ["tagarela"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .systemLibrary(
+            name: "CArgon2",
+            pkgConfig: "libargon2",
+            providers: [.apt(["libargon2-dev"])]
+        ),
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "Tagarela",
+            dependencies: [
+                "HTTPServer",
+                "CArgon2",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "tagarela",
+            dependencies: [
+                "Tagarela",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"]),
+        .testTarget(name: "TagarelaTests", dependencies: ["Tagarela", "HTTPServer", "HTTPTestSupport"]),
+    ]
+)

@@ -1,0 +1,229 @@
+import CMicroHTTPD
+import Foundation
+
+// NB: libmicrohttpd calls these from its own threads. They are free functions, outside
+// `main.swift`, so that Swift 6 does not isolate them to the main actor; each connection is
+// served by one thread at a time, so a RequestState is never touched concurrently.
+
+/// One request while its body arrives; owned by libmicrohttpd's `con_cls` slot.
+final class RequestState {
+    let started = ContinuousClock.now
+    var request: Request
+    let kind: BodyKind
+    var postProcessor: OpaquePointer?
+    var bodyBytes = 0
+    /// Set when the request is refused before reaching the responder.
+    var failure: Status?
+    var formParts: [(name: String, bytes: [UInt8])] = []
+    var files: [UploadedFile] = []
+    var openFile: (handle: FileHandle, field: String, filename: String, contentType: String, path: String, size: Int)?
+    let limits: Limits
+    let uploadDirectory: String
+
+    enum BodyKind { case urlEncoded, multipart, raw }
+
+    init(request: Request, limits: Limits, uploadDirectory: String) {
+        self.request = request
+        self.limits = limits
+        self.uploadDirectory = uploadDirectory
+        let contentType = request.headers["Content-Type"]?.lowercased() ?? ""
+        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+            kind = .urlEncoded
+        } else if contentType.hasPrefix("multipart/form-data") {
+            kind = .multipart
+        } else {
+            kind = .raw
+        }
+    }
+
+    static let discardAllowance = 16 << 20
+
+    var bodyLimit: Int { kind == .multipart ? limits.maxMultipartBytes : limits.maxBodyBytes }
+
+    func receive(_ data: UnsafePointer<CChar>, count: Int) {
+        bodyBytes += count
+        guard bodyBytes <= bodyLimit else { failure = .contentTooLarge; return }
+        switch kind {
+        case .raw:
+            data.withMemoryRebound(to: UInt8.self, capacity: count) {
+                request.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: count))
+            }
+        case .urlEncoded, .multipart:
+            guard let postProcessor else { failure = .badRequest; return }
+            if MHD_post_process(postProcessor, data, count) == .NO, failure == nil {
+                failure = .badRequest
+            }
+        }
+    }
+
+    /// Called by libmicrohttpd's post processor with each piece of a field or file.
+    func receivePart(name: String, filename: String?, contentType: String?, data: UnsafeRawBufferPointer, offset: UInt64) -> Bool {
+        if let filename {
+            if offset == 0 || openFile?.field != name {
+                closeOpenFile()
+                let path = uploadDirectory + "/upload-" + UUID().uuidString
+                guard FileManager.default.createFile(atPath: path, contents: nil),
+                      let handle = FileHandle(forWritingAtPath: path)
+                else { failure = .internalServerError; return false }
+                openFile = (handle, name, filename, contentType ?? "application/octet-stream", path, 0)
+            }
+            openFile!.size += data.count
+            guard openFile!.size <= limits.maxFilePartBytes else { failure = .contentTooLarge; return false }
+            if !data.isEmpty { openFile!.handle.write(Data(data)) }
+        } else if offset == 0 || formParts.last?.name != name {
+            formParts.append((name, Array(data)))
+        } else {
+            formParts[formParts.count - 1].bytes.append(contentsOf: data)
+        }
+        return true
+    }
+
+    func closeOpenFile() {
+        guard let file = openFile else { return }
+        try? file.handle.close()
+        files.append(UploadedFile(field: file.field, filename: file.filename, contentType: file.contentType,
+                                  temporaryPath: file.path, size: file.size))
+        openFile = nil
+    }
+
+    /// Ends body parsing; afterwards `failure` says whether the request may be answered.
+    func finishBody() {
+        if let postProcessor {
+            if MHD_destroy_post_processor(postProcessor) == .NO, failure == nil {
+                failure = .badRequest
+            }
+            self.postProcessor = nil
+        }
+        closeOpenFile()
+        request.form = Parameters(formParts.map { ($0.name, String(decoding: $0.bytes, as: UTF8.self)) })
+        request.files = files
+    }
+
+    /// Releases the post processor and removes upload files once the response is gone.
+    func cleanUp() {
+        if let postProcessor { MHD_destroy_post_processor(postProcessor); self.postProcessor = nil }
+        closeOpenFile()
+        for file in files { try? FileManager.default.removeItem(atPath: file.temporaryPath) }
+    }
+}
+
+func accessHandler(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+    uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>?,
+    conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let conCls, let uploadDataSize else { return .NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = conCls.pointee else {
+        // First call: the headers have arrived, the body (if any) has not.
+        let request = readRequestHead(connection, url: url, method: method)
+        let state = RequestState(request: request, limits: core.configuration.limits,
+                                 uploadDirectory: core.configuration.uploadDirectory)
+        conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+        core.inFlight.add(1, ordering: .relaxed)
+        if let length = request.headers["Content-Length"].flatMap(Int.init), length > state.bodyLimit {
+            return send(core.responder.errorResponse(.contentTooLarge, for: request), for: state, on: connection, core)
+        }
+        if state.kind != .raw {
+            state.postProcessor = MHD_create_post_processor(connection, 16 * 1024, postIterator,
+                                                            Unmanaged.passUnretained(state).toOpaque())
+            if state.postProcessor == nil { state.failure = .badRequest }
+        }
+        return .YES
+    }
+
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+    if uploadDataSize.pointee > 0 {
+        if state.failure == nil, let uploadData {
+            state.receive(uploadData, count: uploadDataSize.pointee)
+        }
+        uploadDataSize.pointee = 0
+        // NB: libmicrohttpd accepts a response only before or after the body, never during it.
+        // A refused body is read and dropped so the client gets its 413, up to a bound past
+        // which the connection is simply closed.
+        if state.failure != nil, state.bodyBytes > state.bodyLimit + RequestState.discardAllowance {
+            return .NO
+        }
+        return .YES
+    }
+
+    state.finishBody()
+    let response = state.failure.map { core.responder.errorResponse($0, for: state.request) }
+        ?? core.responder.respond(to: state.request)
+    return send(response, for: state, on: connection, core)
+}
+
+private func send(_ response: Response, for state: RequestState, on connection: OpaquePointer, _ core: ServerCore) -> MHD_Result {
+    core.log(state.request, response, since: state.started)
+    let mhdResponse = response.body.withUnsafeBytes { bytes in
+        MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
+                                        .RESPMEM_MUST_COPY)
+    }
+    guard let mhdResponse else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    for (name, value) in response.headers {
+        MHD_add_response_header(mhdResponse, name, value)
+    }
+    return MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+}
+
+func requestCompleted(
+    cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+    conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let conCls, let existing = conCls.pointee else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
+    conCls.pointee = nil
+    state.cleanUp()
+    core.inFlight.subtract(1, ordering: .releasing)
+}
+
+private func postIterator(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?,
+    filename: UnsafePointer<CChar>?, contentType: UnsafePointer<CChar>?, transferEncoding: UnsafePointer<CChar>?,
+    data: UnsafePointer<CChar>?, offset: UInt64, size: Int
+) -> MHD_Result {
+    guard let cls, let key else { return .NO }
+    let state = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
+    let bytes = UnsafeRawBufferPointer(start: data.map(UnsafeRawPointer.init), count: data == nil ? 0 : size)
+    let accepted = state.receivePart(
+        name: String(cString: key), filename: filename.map { String(cString: $0) },
+        contentType: contentType.map { String(cString: $0) }, data: bytes, offset: offset)
+    return accepted ? .YES : .NO
+}
+
+private func readRequestHead(_ connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?) -> Request {
+    let collector = PairCollector()
+    let context = Unmanaged.passUnretained(collector).toOpaque()
+    MHD_get_connection_values(connection, .HEADER_KIND, collectPair, context)
+    let headers = Headers(collector.take())
+    MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectPair, context)
+    let query = Parameters(collector.take())
+    MHD_get_connection_values(connection, .COOKIE_KIND, collectPair, context)
+    let cookies = Dictionary(collector.take(), uniquingKeysWith: { first, _ in first })
+
+    var address = [CChar](repeating: 0, count: 64)
+    let hasAddress = tg_client_address(connection, &address, socklen_t(address.count)) != 0
+    return Request(
+        method: Method(method.map { String(cString: $0) } ?? "GET"),
+        path: url.map { String(cString: $0) } ?? "/",
+        query: query, headers: headers, cookies: cookies,
+        clientAddress: hasAddress ? address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "")
+}
+
+private final class PairCollector {
+    var pairs: [(String, String)] = []
+    func take() -> [(String, String)] { defer { pairs = [] }; return pairs }
+}
+
+private func collectPair(
+    cls: UnsafeMutableRawPointer?, kind: MHD_ValueKind, key: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
+    collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+    return .YES
+}

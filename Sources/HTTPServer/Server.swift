@@ -1,0 +1,141 @@
+import CMicroHTTPD
+import Foundation
+import Logging
+import Synchronization
+
+/// Turns a complete request into a response. Called synchronously on a libmicrohttpd worker
+/// thread, so it must not rely on any actor, the main one included.
+public protocol Responder: Sendable {
+    func respond(to request: Request) -> Response
+    /// The page for a request the server refused before `respond(to:)`: a body over the
+    /// limits (413) or a malformed form body (400).
+    func errorResponse(_ status: Status, for request: Request) -> Response
+}
+
+extension Responder {
+    public func errorResponse(_ status: Status, for request: Request) -> Response {
+        .text("\(status.code)\n", status: status)
+    }
+}
+
+/// Body size limits, checked while the body arrives so an oversized one is never held whole.
+public struct Limits: Sendable {
+    /// A URL-encoded or raw body.
+    public var maxBodyBytes = 1 << 20
+    /// A whole `multipart/form-data` body.
+    public var maxMultipartBytes = 64 << 20
+    /// One file part of a multipart body.
+    public var maxFilePartBytes = 16 << 20
+
+    public init() {}
+}
+
+public struct ServerConfiguration: Sendable {
+    /// 0 picks a free port; `Server.port` tells which.
+    public var port: UInt16 = 8080
+    /// Worker threads, each with its own epoll loop. Handlers run on them synchronously.
+    public var threads = ProcessInfo.processInfo.activeProcessorCount
+    public var limits = Limits()
+    /// Where file parts are streamed while they arrive.
+    public var uploadDirectory = NSTemporaryDirectory()
+    public var connectionTimeoutSeconds: UInt32 = 30
+    public var connectionLimit: UInt32 = 1024
+    /// Per-connection memory for the request line and headers; more is answered by libmicrohttpd
+    /// itself (431), so a flood of headers never reaches Swift.
+    public var connectionMemoryLimit = 64 * 1024
+
+    public init(port: UInt16 = 8080) { self.port = port }
+}
+
+public enum ServerError: Error, CustomStringConvertible {
+    case cannotStart(port: UInt16)
+
+    public var description: String {
+        switch self {
+        case .cannotStart(let port): "cannot listen on port \(port): is it already in use?"
+        }
+    }
+}
+
+/// An HTTP/1.1 server on libmicrohttpd: an internal epoll thread per worker, a bounded
+/// request size, one log line per request, and a shutdown that lets requests in flight finish.
+public final class Server: Sendable {
+    let core: ServerCore
+    private let daemon = Mutex<DaemonHandle?>(nil)
+
+    public init(configuration: ServerConfiguration, responder: any Responder, logger: Logger) {
+        core = ServerCore(configuration: configuration, responder: responder, logger: logger)
+    }
+
+    /// Starts listening; returns at once, the daemon's threads do the work.
+    public func start() throws {
+        let configuration = core.configuration
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if configuration.threads <= 1 { flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue }
+        let started = tg_start_daemon(
+            flags, configuration.port,
+            accessHandler, Unmanaged.passUnretained(core).toOpaque(),
+            requestCompleted, Unmanaged.passUnretained(core).toOpaque(),
+            UInt32(max(configuration.threads, 1) > 1 ? configuration.threads : 0),
+            configuration.connectionMemoryLimit,
+            configuration.connectionTimeoutSeconds,
+            configuration.connectionLimit)
+        guard let started else { throw ServerError.cannotStart(port: configuration.port) }
+        daemon.withLock { $0 = DaemonHandle(pointer: started) }
+    }
+
+    /// The port the server listens on.
+    public var port: Int {
+        daemon.withLock { daemon in daemon.map { Int(tg_daemon_port($0.pointer)) } ?? 0 }
+    }
+
+    /// Requests that have arrived and whose response has not been sent yet.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Stops accepting connections, waits up to `gracePeriod` for requests in flight to be
+    /// answered, then closes every connection.
+    public func shutdown(gracePeriod: Duration = .seconds(30)) {
+        guard let running = daemon.withLock({ daemon -> DaemonHandle? in
+            defer { daemon = nil }
+            return daemon
+        })?.pointer else { return }
+        let listener = MHD_quiesce_daemon(running)
+        let deadline = ContinuousClock.now + gracePeriod
+        while core.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        MHD_stop_daemon(running)
+        if listener >= 0 { close(listener) }
+    }
+}
+
+/// The daemon pointer; libmicrohttpd's daemon calls are thread-safe.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What the C callbacks reach through their `cls` pointer.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any Responder
+    let logger: Logger
+    let inFlight = Atomic<Int>(0)
+
+    init(configuration: ServerConfiguration, responder: any Responder, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    func log(_ request: Request, _ response: Response, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        logger.info("request", metadata: [
+            "method": "\(request.method)",
+            "path": "\(request.path)",
+            "status": "\(response.status.code)",
+            "bytes": "\(response.body.count)",
+            "ms": "\(String(format: "%.2f", ms))",
+        ])
+    }
+}
