@@ -1,0 +1,31 @@
+# The two commands a fresh machine needs: `make run` and `make test`.
+PORT ?= 8080
+DATA ?= var
+RELEASE_BIN := .build/release/tagarela
+DEBUG_BIN := .build/debug/tagarela
+
+.PHONY: run test bootstrap build bench clean
+
+## run: install what is missing, build the release binary, migrate and serve on http://localhost:$(PORT)
+run: bootstrap build
+	$(RELEASE_BIN) migrate --data $(DATA)
+	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
+
+## test: install what is missing, run the Swift tests, then the browser tests against the real binary
+test: bootstrap
+	swift build --build-tests
+	swift test --skip-build
+	TAGARELA_BIN=$(DEBUG_BIN) python3 -m pytest -q Tests/browser
+
+bootstrap:
+	@scripts/bootstrap
+
+build:
+	swift build -c release --product tagarela
+
+## bench: requests/s and p99 for /healthz and the stylesheet (wrk)
+bench: bootstrap
+	bench/run
+
+clean:
+	rm -rf .build

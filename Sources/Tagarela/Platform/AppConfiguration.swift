@@ -1,0 +1,47 @@
+import Foundation
+import HTTPServer
+
+/// Everything that differs between `tagarela serve`, a test and production.
+public struct AppConfiguration: Sendable {
+    /// Holds the database (`db/`), generated media and uploads; created on first start.
+    public var dataDirectory: String
+    /// Holds `Templates/` and `Public/`.
+    public var resourcesDirectory: String
+    public var port: UInt16
+    public var threads: Int
+    /// Mark cookies `Secure`: set when served over TLS (behind nginx in production).
+    public var secureCookies: Bool
+    public var limits: Limits
+    /// The clinic's time zone, for dates shown and "today".
+    public var timeZone: TimeZone
+
+    public init(
+        dataDirectory: String = "var",
+        resourcesDirectory: String = FileManager.default.currentDirectoryPath,
+        port: UInt16 = 8080,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        secureCookies: Bool = false,
+        limits: Limits = Limits(),
+        timeZone: TimeZone = .current
+    ) {
+        self.dataDirectory = dataDirectory
+        self.resourcesDirectory = resourcesDirectory
+        self.port = port
+        self.threads = threads
+        self.secureCookies = secureCookies
+        self.limits = limits
+        self.timeZone = timeZone
+    }
+
+    public var databasePath: String { dataDirectory + "/db/tagarela.sqlite" }
+    public var uploadsDirectory: String { dataDirectory + "/tmp" }
+    public var templatesDirectory: String { resourcesDirectory + "/Templates" }
+    public var publicDirectory: String { resourcesDirectory + "/Public" }
+
+    /// Creates the data directory layout if it is missing.
+    func prepareDirectories() throws {
+        for directory in [dataDirectory + "/db", uploadsDirectory] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import GRDB
+
+/// The one SQLite database of a Tagarela instance.
+public enum AppDatabase {
+    /// Opens the database in WAL mode with foreign keys on, and brings its schema up to date.
+    public static func open(at path: String, migrate: Bool = true) throws -> DatabasePool {
+        var configuration = Configuration()
+        // A concurrent `tagarela migrate` or `backup` must wait for a writer, not fail.
+        configuration.busyMode = .timeout(5)
+        configuration.maximumReaderCount = 8
+        configuration.prepareDatabase { db in
+            // FULL: a commit survives a power cut, not only a killed process.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        if migrate { try Migrations.migrator.migrate(pool) }
+        return pool
+    }
+
+    /// Copies the database into a new file at `destination`, consistently even while other
+    /// connections write (SQLite's online backup reads one snapshot).
+    public static func backup(_ pool: DatabasePool, to destination: String) throws {
+        let temporary = destination + ".partial"
+        try? FileManager.default.removeItem(atPath: temporary)
+        do {
+            let target = try DatabaseQueue(path: temporary)
+            try pool.backup(to: target)
+            try target.close()
+        } catch {
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw error
+        }
+        // rename(2) replaces atomically: a reader never sees half a backup.
+        guard rename(temporary, destination) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: destination])
+        }
+    }
+}
+
+extension AppDatabase {
+    /// Runs the pending migrations of the configured database; returns their names.
+    public static func migrate(_ configuration: AppConfiguration) throws -> [String] {
+        try configuration.prepareDirectories()
+        let pool = try open(at: configuration.databasePath, migrate: false)
+        let pending = try pool.read { db in
+            try Migrations.migrator.migrations.filter { try !Migrations.migrator.appliedIdentifiers(db).contains($0) }
+        }
+        try Migrations.migrator.migrate(pool)
+        return pending
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Mustache
+
+/// The languages Tagarela speaks. pt-BR is the default.
+public enum AppLocale: String, CaseIterable, Sendable {
+    case ptBR = "pt-BR"
+    case es
+    case ca
+    case en
+
+    public static let fallback = AppLocale.ptBR
+
+    /// The Foundation locale used to format numbers and dates.
+    var foundationLocale: Locale {
+        switch self {
+        case .ptBR: Locale(identifier: "pt_BR")
+        case .es: Locale(identifier: "es_ES")
+        case .ca: Locale(identifier: "ca_ES")
+        case .en: Locale(identifier: "en_US")
+        }
+    }
+
+    /// The best of our locales for an `Accept-Language` header, or `nil` when none fits.
+    /// Weights (`q=`) are honoured; `pt-PT` still chooses pt-BR, the only Portuguese here.
+    static func preferred(byAcceptLanguage header: String) -> AppLocale? {
+        let ranges = header.split(separator: ",").enumerated().compactMap { index, item -> (tag: String, q: Double, index: Int)? in
+            let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let tag = parts.first, !tag.isEmpty else { return nil }
+            let q = parts.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+            return (tag.lowercased(), q, index)
+        }
+        let ordered = ranges.filter { $0.q > 0 }.sorted { ($0.q, -$0.index) > ($1.q, -$1.index) }
+        for range in ordered {
+            let language = range.tag.split(separator: "-").first.map(String.init) ?? range.tag
+            if let locale = AppLocale.allCases.first(where: { $0.rawValue.lowercased() == range.tag })
+                ?? AppLocale.allCases.first(where: { $0.rawValue.lowercased().hasPrefix(language) }) {
+                return locale
+            }
+        }
+        return nil
+    }
+
+    /// The user's own choice first, then what the browser asks for, then pt-BR.
+    static func negotiate(userSetting: AppLocale?, acceptLanguage: String?) -> AppLocale {
+        userSetting ?? acceptLanguage.flatMap(preferred(byAcceptLanguage:)) ?? .fallback
+    }
+}
+
+/// The visible texts of every locale, read from `Templates/i18n/<locale>.json`.
+public struct Catalogues: Sendable {
+    private let texts: [AppLocale: [String: String]]
+
+    public init(directory: String) throws {
+        var texts: [AppLocale: [String: String]] = [:]
+        for locale in AppLocale.allCases {
+            let url = URL(fileURLWithPath: "\(directory)/\(locale.rawValue).json")
+            texts[locale] = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+        }
+        self.texts = texts
+    }
+
+    public func translator(for locale: AppLocale) -> Translator {
+        Translator(locale: locale, texts: texts[locale] ?? [:])
+    }
+
+    func keys(of locale: AppLocale) -> Set<String> { Set(texts[locale]?.keys ?? [:].keys) }
+}
+
+/// Looks texts up by key; templates reach it as `{{t.some_key}}`.
+public struct Translator: Sendable, MustacheParent {
+    public let locale: AppLocale
+    let texts: [String: String]
+
+    public subscript(key: String) -> String {
+        texts[key] ?? "⟦\(key)⟧"
+    }
+
+    /// A text with `{name}` placeholders filled in.
+    public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
+        values.reduce(self[key]) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+    }
+
+    public func child(named name: String) -> Any? { self[name] }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Numbers and dates written the way the user's locale writes them, and read back from forms.
+public struct LocalizedFormat: Sendable {
+    public let locale: AppLocale
+    public let timeZone: TimeZone
+
+    public init(locale: AppLocale, timeZone: TimeZone) {
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    /// `1234,5` in pt-BR, es and ca; `1,234.5` in en.
+    public func decimal(_ value: Double, fractionDigits: Int = 1) -> String {
+        value.formatted(.number.precision(.fractionLength(0...fractionDigits)).locale(locale.foundationLocale))
+    }
+
+    /// `21/11/2026` in pt-BR, es and ca; `11/21/2026` in en.
+    public func shortDate(_ date: Date) -> String {
+        var style = Date.FormatStyle(date: .numeric, time: .omitted, locale: locale.foundationLocale, timeZone: timeZone)
+        style = style.day(.twoDigits).month(.twoDigits).year(.defaultDigits)
+        return date.formatted(style)
+    }
+
+    /// `21 de novembro de 2026`, `21 de noviembre de 2026`, `21 de novembre de 2026`, `November 21, 2026`.
+    public func longDate(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale.foundationLocale, timeZone: timeZone))
+    }
+
+    public func time(_ date: Date) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
+    }
+
+    /// Reads a decimal typed by a person: `1,5`, `1.5`, `1.234,5` and `1,234.5` all work.
+    /// When both separators appear, the last one is the decimal mark. A lone separator is
+    /// always the decimal mark, since forms here ask for measures (72,500 kg), never thousands.
+    public static func parseDecimal(_ text: String) -> Double? {
+        var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            .replacingOccurrences(of: "\u{00A0}", with: "")
+            .replacingOccurrences(of: " ", with: "")
+        guard !value.isEmpty else { return nil }
+        let lastComma = value.lastIndex(of: ",")
+        let lastPoint = value.lastIndex(of: ".")
+        switch (lastComma, lastPoint) {
+        case let (comma?, point?):
+            let decimalMark: Character = comma > point ? "," : "."
+            let grouping: Character = decimalMark == "," ? "." : ","
+            value.removeAll { $0 == grouping }
+            value = value.replacingOccurrences(of: String(decimalMark), with: ".")
+        case (.some, nil):
+            guard value.filter({ $0 == "," }).count == 1 else { return nil }
+            value = value.replacingOccurrences(of: ",", with: ".")
+        default:
+            guard value.filter({ $0 == "." }).count <= 1 else { return nil }
+        }
+        guard value.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "." || $0 == "-" || $0 == "+") }),
+              let number = Double(value), number.isFinite
+        else { return nil }
+        return number
+    }
+
+    /// Reads a date from a form: `2026-11-21` (what `<input type=date>` sends) or the locale's
+    /// own order, `21/11/2026` (pt-BR, es, ca) or `11/21/2026` (en).
+    public func parseDate(_ text: String) -> Date? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let numbers: [Int]
+        let (year, month, day): (Int, Int, Int)
+        if trimmed.contains("-") {
+            numbers = trimmed.split(separator: "-").compactMap { Int($0) }
+            guard numbers.count == 3 else { return nil }
+            (year, month, day) = (numbers[0], numbers[1], numbers[2])
+        } else {
+            numbers = trimmed.split(separator: "/").compactMap { Int($0) }
+            guard numbers.count == 3 else { return nil }
+            (year, month, day) = locale == .en ? (numbers[2], numbers[0], numbers[1]) : (numbers[2], numbers[1], numbers[0])
+        }
+        guard (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day),
+              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              calendar.component(.day, from: date) == day
+        else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,22 @@
+import GRDB
+
+/// The schema's timeline: the only place that knows the order of the migrations.
+/// A shipped migration is never edited; a change is a new migration at the end.
+enum Migrations {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("2026-11 platform v1", migrate: PlatformSchema.v1)
+        return migrator
+    }
+}
+
+enum PlatformSchema {
+    /// Instance-wide settings, such as whether the demo clinic was loaded.
+    static func v1(_ db: Database) throws {
+        try db.create(table: "setting") { t in
+            t.primaryKey("key", .text)
+            t.column("value", .text).notNull()
+            t.column("updatedAt", .datetime).notNull()
+        }
+    }
+}

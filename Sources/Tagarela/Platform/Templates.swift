@@ -1,0 +1,61 @@
+import Foundation
+import Mustache
+
+public enum StartupError: Error, CustomStringConvertible {
+    case missingTemplates([String])
+    case missingResources(String)
+
+    public var description: String {
+        switch self {
+        case .missingTemplates(let names): "templates not found: \(names.joined(separator: ", "))"
+        case .missingResources(let path): "resources not found at \(path) (run from the repository or set TAGARELA_RESOURCES)"
+        }
+    }
+}
+
+/// The Mustache templates, loaded once at start. A page that names a missing template
+/// fails at start, not in front of a user.
+public struct Templates: Sendable {
+    private let library: MustacheLibrary
+
+    public static func load(from directory: String, required: [String]) async throws -> Templates {
+        let library = try await MustacheLibrary(directory: directory)
+        let missing = required.filter { library.getTemplate(named: $0) == nil }
+        guard missing.isEmpty else { throw StartupError.missingTemplates(missing) }
+        return Templates(library: library)
+    }
+
+    public func render(_ name: String, _ context: Any) -> String {
+        guard let html = library.render(context, withTemplate: name) else {
+            preconditionFailure("template \(name) is checked at start")
+        }
+        return html
+    }
+}
+
+/// What every page's layout needs, beside the page's own model: reached in templates as
+/// `{{t.key}}`, `{{lang}}`, `{{assets.stylesheet}}`; any other name goes to the page model.
+struct PageContext<Model>: MustacheParent {
+    let model: Model
+    let translator: Translator
+    let assets: Assets
+    let pageTitle: String
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "t": translator
+        case "lang": translator.locale.rawValue
+        case "assets": assets
+        case "pageTitle": pageTitle
+        default:
+            if let parent = model as? MustacheParent { parent.child(named: name) }
+            else { Mirror(reflecting: model).descendant(name) }
+        }
+    }
+}
+
+/// Fingerprinted URLs of the assets every page loads.
+struct Assets: Sendable {
+    let stylesheet: String
+    let icon: String
+}

@@ -1,0 +1,77 @@
+import Foundation
+@testable import Tagarela
+import Testing
+
+@Suite struct LocalizationTests {
+    static let templates = TestApp.repositoryRoot + "/Templates"
+
+    @Test func everyCatalogueHasTheSameKeys() throws {
+        let catalogues = try Catalogues(directory: Self.templates + "/i18n")
+        let reference = catalogues.keys(of: .ptBR)
+        for locale in AppLocale.allCases {
+            let keys = catalogues.keys(of: locale)
+            #expect(keys == reference, "\(locale.rawValue): missing \(reference.subtracting(keys).sorted()), extra \(keys.subtracting(reference).sorted())")
+        }
+    }
+
+    @Test func everyTextATemplateNamesIsInTheCatalogues() throws {
+        let catalogues = try Catalogues(directory: Self.templates + "/i18n")
+        let keys = catalogues.keys(of: .ptBR)
+        let files = FileManager.default.enumerator(atPath: Self.templates)!.compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".mustache") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOfFile: Self.templates + "/" + file, encoding: .utf8)
+            for match in text.matches(of: /\{\{[#^\/]?t\.([a-z0-9_]+)\}\}/) {
+                #expect(keys.contains(String(match.1)), "\(file) names t.\(match.1)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        ("pt-BR,pt;q=0.9,en;q=0.8", AppLocale.ptBR), ("pt-PT", .ptBR), ("es-AR", .es), ("ca-ES,es;q=0.5", .ca),
+        ("en-US", .en), ("de, en;q=0.3", .en), ("fr", nil), ("es;q=0.2, ca;q=0.9", .ca), ("", nil),
+    ])
+    func acceptLanguageChoosesTheBestLocale(_ header: String, _ expected: AppLocale?) {
+        #expect(AppLocale.preferred(byAcceptLanguage: header) == expected)
+    }
+
+    @Test func theUsersOwnSettingWinsOverTheBrowser() {
+        #expect(AppLocale.negotiate(userSetting: .ca, acceptLanguage: "en") == .ca)
+        #expect(AppLocale.negotiate(userSetting: nil, acceptLanguage: "en") == .en)
+        #expect(AppLocale.negotiate(userSetting: nil, acceptLanguage: nil) == .ptBR)
+    }
+
+    @Test func decimalsUseTheLocalesMark() {
+        let zone = TimeZone(identifier: "UTC")!
+        #expect(LocalizedFormat(locale: .ptBR, timeZone: zone).decimal(72.5) == "72,5")
+        #expect(LocalizedFormat(locale: .es, timeZone: zone).decimal(72.5) == "72,5")
+        #expect(LocalizedFormat(locale: .ca, timeZone: zone).decimal(72.5) == "72,5")
+        #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(72.5) == "72.5")
+        #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(3) == "3")
+    }
+
+    @Test(arguments: [("72,5", 72.5), ("72.5", 72.5), (" 1.234,5 ", 1234.5), ("1,234.5", 1234.5), ("0,25", 0.25),
+                      ("-3", -3.0), ("1.80", 1.8)])
+    func decimalsAreReadWithCommaOrPoint(_ text: String, _ expected: Double) {
+        #expect(LocalizedFormat.parseDecimal(text) == expected)
+    }
+
+    @Test(arguments: ["", "abc", "1,2,3", "1.2.3", "12kg", "nan", "inf", "1e5"])
+    func nonsenseIsNotADecimal(_ text: String) {
+        #expect(LocalizedFormat.parseDecimal(text) == nil)
+    }
+
+    @Test func datesAreWrittenAndReadPerLocale() throws {
+        let zone = TimeZone(identifier: "America/Sao_Paulo")!
+        let pt = LocalizedFormat(locale: .ptBR, timeZone: zone)
+        let en = LocalizedFormat(locale: .en, timeZone: zone)
+        let date = try #require(pt.parseDate("2026-03-07"))
+        #expect(pt.shortDate(date) == "07/03/2026")
+        #expect(en.shortDate(date) == "03/07/2026")
+        #expect(pt.parseDate("07/03/2026") == date)
+        #expect(en.parseDate("03/07/2026") == date)
+        #expect(pt.parseDate("31/02/2026") == nil)
+        #expect(pt.parseDate("tomorrow") == nil)
+    }
+}
