@@ -6,7 +6,9 @@ import Foundation
 // served by one thread at a time, so a RequestState is never touched concurrently.
 
 /// One request while its body arrives; owned by libmicrohttpd's `con_cls` slot.
-final class RequestState {
+/// Unchecked: only one thread uses it at a time, handing over through libmicrohttpd's
+/// suspend and resume, which synchronise.
+final class RequestState: @unchecked Sendable {
     let started = ContinuousClock.now
     var request: Request
     let kind: BodyKind
@@ -16,6 +18,8 @@ final class RequestState {
     var failure: Status?
     var formParts: [(name: String, bytes: [UInt8])] = []
     var files: [UploadedFile] = []
+    /// The result of deferred work, sent when libmicrohttpd resumes the connection.
+    var finishedDeferred: Response?
     var openFile: (handle: FileHandle, field: String, filename: String, contentType: String, path: String, size: Int)?
     let limits: Limits
     let uploadDirectory: String
@@ -135,6 +139,10 @@ func accessHandler(
     }
 
     let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
+    if let finished = state.finishedDeferred {
+        state.finishedDeferred = nil
+        return send(finished, for: state, on: connection, core)
+    }
     if uploadDataSize.pointee > 0 {
         if state.failure == nil, let uploadData {
             state.receive(uploadData, count: uploadDataSize.pointee)
@@ -156,6 +164,15 @@ func accessHandler(
 }
 
 private func send(_ response: Response, for state: RequestState, on connection: OpaquePointer, _ core: ServerCore) -> MHD_Result {
+    if let deferred = response.deferred {
+        MHD_suspend_connection(connection)
+        let suspended = SuspendedConnection(pointer: connection)
+        deferred.pool.submit {
+            state.finishedDeferred = deferred.work()
+            MHD_resume_connection(suspended.pointer)
+        }
+        return .YES
+    }
     core.log(state.request, response, since: state.started)
     let mhdResponse = response.body.withUnsafeBytes { bytes in
         MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress),
@@ -212,6 +229,10 @@ private func readRequestHead(_ connection: OpaquePointer, url: UnsafePointer<CCh
         path: url.map { String(cString: $0) } ?? "/",
         query: query, headers: headers, cookies: cookies,
         clientAddress: hasAddress ? address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "")
+}
+
+private struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
 }
 
 private final class PairCollector {

@@ -3,6 +3,8 @@ public struct Response: Sendable {
     public var status: Status
     public var headers: Headers
     public var body: [UInt8]
+    /// Set by ``Response/deferred(on:_:)``: the real response is still to be computed.
+    public internal(set) var deferred: Deferred?
 
     public init(status: Status = .ok, headers: Headers = Headers(), body: [UInt8] = []) {
         self.status = status

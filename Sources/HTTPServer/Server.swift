@@ -70,7 +70,7 @@ public final class Server: Sendable {
     /// Starts listening; returns at once, the daemon's threads do the work.
     public func start() throws {
         let configuration = core.configuration
-        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        var flags = MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         if configuration.threads <= 1 { flags |= MHD_USE_INTERNAL_POLLING_THREAD.rawValue }
         let started = tg_start_daemon(
             flags, configuration.port,

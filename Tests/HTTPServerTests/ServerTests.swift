@@ -289,3 +289,48 @@ extension Result {
         }
     }
 }
+
+@Suite struct DeferredTests {
+    struct SlowResponder: Responder {
+        let pool = WorkPool(name: "slow", maxConcurrent: 1)
+        func respond(to request: Request) -> Response {
+            switch request.path {
+            case "/slow":
+                return .deferred(on: pool) {
+                    Thread.sleep(forTimeInterval: 0.5)
+                    return .text("slow done", status: .created)
+                }
+            default:
+                return .text("fast")
+            }
+        }
+    }
+
+    @Test func deferredWorkDoesNotHoldUpOtherRequests() throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.threads = 1
+        let server = Server(configuration: configuration, responder: SlowResponder(),
+                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer { server.shutdown(gracePeriod: .seconds(2)) }
+        let client = HTTPClient(port: server.port)
+
+        let slow = Result<WireResponse, Error>.Box()
+        let thread = Thread { slow.value = Result { try client.get("/slow") } }
+        thread.start()
+        let deadline = Date().addingTimeInterval(5)
+        while server.requestsInFlight == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+
+        // One worker thread only: a fast request answers while the slow one is being computed.
+        let started = Date()
+        let fast = try client.get("/fast")
+        #expect(fast.text == "fast")
+        #expect(Date().timeIntervalSince(started) < 0.4)
+        #expect(slow.value == nil)
+
+        while slow.value == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let answer = try #require(try slow.value?.get())
+        #expect(answer.status == 201)
+        #expect(answer.text == "slow done")
+    }
+}
