@@ -167,8 +167,11 @@ private func send(_ response: Response, for state: RequestState, on connection: 
     if let deferred = response.deferred {
         MHD_suspend_connection(connection)
         let suspended = SuspendedConnection(pointer: connection)
+        let placeholderHeaders = response.headers
         deferred.pool.submit {
-            state.finishedDeferred = deferred.work()
+            var finished = deferred.work()
+            finished.headers.merge(placeholderHeaders)
+            state.finishedDeferred = finished
             MHD_resume_connection(suspended.pointer)
         }
         return .YES

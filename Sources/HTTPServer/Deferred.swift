@@ -25,7 +25,8 @@ public struct Deferred: Sendable {
 extension Response {
     /// A response computed on `pool`. The server thread that read the request goes back to
     /// other connections meanwhile (libmicrohttpd suspends this one), so slow work such as
-    /// hashing a password never holds up the pages of other users.
+    /// hashing a password never holds up the pages of other users. Headers set on the returned
+    /// placeholder (security headers, cookies) are added to the response the work produces.
     public static func deferred(on pool: WorkPool, _ work: @escaping @Sendable () -> Response) -> Response {
         var response = Response()
         response.deferred = Deferred(pool: pool, work: work)

@@ -27,6 +27,13 @@ public struct Headers: Sendable, Sequence {
 
     public var count: Int { fields.count }
 
+    /// Adds `other`'s fields that `self` lacks; `Set-Cookie` fields are always added.
+    public mutating func merge(_ other: Headers) {
+        for field in other where field.name.caseInsensitiveEquals("Set-Cookie") || self[field.name] == nil {
+            add(field.name, field.value)
+        }
+    }
+
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }

@@ -47,6 +47,7 @@ public struct Status: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = Status(404)
     public static let methodNotAllowed = Status(405)
     public static let conflict = Status(409)
+    public static let gone = Status(410)
     public static let contentTooLarge = Status(413)
     public static let unsupportedMediaType = Status(415)
     public static let unprocessableContent = Status(422)

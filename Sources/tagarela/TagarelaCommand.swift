@@ -8,7 +8,7 @@ struct TagarelaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagarela",
         abstract: "Tagarela: AAC boards, eduCAT games, nutrition and body composition for clinics and families.",
-        subcommands: [Serve.self, Migrate.self, Backup.self])
+        subcommands: [Serve.self, Migrate.self, Backup.self, SeedDemo.self, UserCommand.self])
 }
 
 /// Where the data and the templates are; shared by every subcommand.
@@ -75,6 +75,74 @@ struct Backup: AsyncParsableCommand {
         let pool = try AppDatabase.open(at: configuration.databasePath, migrate: false)
         try AppDatabase.backup(pool, to: file)
         print("Backup written to \(file)")
+    }
+}
+
+struct SeedDemo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seed-demo",
+        abstract: "Load the demo clinic (admin, clinicians, trainer, tutors, patients, clients) once, and print its logins.")
+
+    @OptionGroup var locations: Locations
+
+    func run() async throws {
+        let configuration = locations.appConfiguration
+        _ = try AppDatabase.migrate(configuration)
+        let pool = try AppDatabase.open(at: configuration.databasePath, migrate: false)
+        guard let logins = try DemoClinic.seed(pool, hasher: PasswordHasher(parameters: configuration.passwordHashing)) else {
+            print("The demo clinic is already loaded. Logins: admin, ana, nadia, dani, bruno, beatriz, elisa; password: \(DemoClinic.password)")
+            return
+        }
+        print("Demo clinic loaded. Every login below uses the password: \(DemoClinic.password)")
+        for login in logins {
+            print("  \(login.username.padding(toLength: 10, withPad: " ", startingAt: 0)) \(login.role.padding(toLength: 10, withPad: " ", startingAt: 0)) \(login.name)")
+        }
+    }
+}
+
+struct UserCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "user", abstract: "Manage accounts from the command line.", subcommands: [AddUser.self])
+}
+
+struct AddUser: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Create a staff account (admin, clinician or trainer).",
+        discussion: "Asks for the password twice on a terminal; with --invite, prints a one-time link instead.")
+
+    @OptionGroup var locations: Locations
+    @Option(help: "admin, clinician or trainer.") var role: String
+    @Option(help: "The login name (letters, digits, . - _ @).") var username: String
+    @Option(help: "The name shown in pages. Default: the username.") var name: String?
+    @Option(help: "For clinicians: speech, nutrition or both (comma-separated).") var specialties = "speech"
+    @Flag(help: "Print an invitation link instead of asking for a password.") var invite = false
+    @Option(help: "The address the invitation link starts with.") var baseURL = "http://localhost:8080"
+
+    func run() async throws {
+        let configuration = locations.appConfiguration
+        _ = try AppDatabase.migrate(configuration)
+        let pool = try AppDatabase.open(at: configuration.databasePath, migrate: false)
+        let password = invite ? nil : try readPassword()
+        let result = try Accounts.addStaff(
+            pool, role: role, username: username, name: name ?? username,
+            specialties: specialties.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) },
+            password: password, hasher: PasswordHasher(parameters: configuration.passwordHashing))
+        switch result {
+        case .created(let token):
+            print("Created \(role) \(username).")
+            if let token { print("Invitation (valid 7 days, once): \(baseURL)/invitations/\(token)") }
+        case .refused(let reason):
+            throw ValidationError(reason)
+        }
+    }
+
+    func readPassword() throws -> String {
+        guard let first = getpass("Password (10 characters or more): ").map({ String(cString: $0) }),
+              let second = getpass("Repeat the password: ").map({ String(cString: $0) })
+        else { throw ValidationError("No password given.") }
+        guard first == second else { throw ValidationError("The two passwords differ.") }
+        return first
     }
 }
 

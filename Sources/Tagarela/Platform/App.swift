@@ -8,18 +8,28 @@ import Logging
 public final class App: Responder {
     public typealias Handler = @Sendable (RequestContext) throws -> Response
 
+    static let flashCookie = "tagarela_flash"
+    static let anonymousCSRFCookie = "tagarela_csrf"
+
     public let configuration: AppConfiguration
     public let database: DatabasePool
     let templates: Templates
     let catalogues: Catalogues
     let staticFiles: StaticFiles
-    let router: Router<Handler>
+    let router: Router<Route>
     let logger: Logger
     let clock: @Sendable () -> Date
     let assets: Assets
+    let passwords: PasswordHasher
+    /// Password hashing runs here, never on a server thread; one core stays free for pages.
+    let hashingPool = WorkPool(name: "argon2", maxConcurrent: ProcessInfo.processInfo.activeProcessorCount - 1)
+    let loginThrottle = LoginThrottle()
+    /// Verified against when the username is unknown, so both failures take the same time.
+    let decoyHash: String
 
     /// Every template a page names; checked at start.
-    static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates
+    static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
+        + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -33,15 +43,19 @@ public final class App: Responder {
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
 
-        var router = Router<Handler>()
+        var router = Router<Route>()
         SiteRoutes.add(to: &router)
+        AccountsRoutes.add(to: &router)
+        DashboardRoutes.add(to: &router)
+        PeopleRoutes.add(to: &router)
+        AdminRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock)
     }
 
     init(configuration: AppConfiguration, database: DatabasePool, templates: Templates, catalogues: Catalogues,
-         staticFiles: StaticFiles, router: Router<Handler>, logger: Logger, clock: @escaping @Sendable () -> Date) {
+         staticFiles: StaticFiles, router: Router<Route>, logger: Logger, clock: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.database = database
         self.templates = templates
@@ -52,6 +66,8 @@ public final class App: Responder {
         self.clock = clock
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
                              icon: staticFiles.url(for: "/img/icon.svg"))
+        self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
+        self.decoyHash = passwords.hash(Token.make())
     }
 
     /// An HTTP server that answers with this app.
@@ -67,29 +83,94 @@ public final class App: Responder {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)
         }
-        let locale = AppLocale.negotiate(userSetting: nil, acceptLanguage: request.headers["Accept-Language"])
-        let response: Response
+        let browserLocale = AppLocale.negotiate(userSetting: nil, acceptLanguage: request.headers["Accept-Language"])
         switch router.match(request.method, request.path) {
-        case .found(let handler, let parameters):
+        case .found(let route, let parameters):
             var request = request
             request.pathParameters = parameters
-            let context = RequestContext(request: request, app: self, locale: locale)
-            do {
-                response = try handler(context)
-            } catch let error as AppError {
-                response = errorPage(error.status, locale: locale)
-            } catch {
-                logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-                response = errorPage(.internalServerError, locale: locale)
-            }
+            return Self.withSecurityHeaders(dispatch(route, request, browserLocale: browserLocale))
         case .methodNotAllowed(let allowed):
-            var page = errorPage(.methodNotAllowed, locale: locale)
+            var page = errorPage(.methodNotAllowed, locale: browserLocale)
             page.headers["Allow"] = allowed.map(\.description).joined(separator: ", ")
-            response = page
+            return Self.withSecurityHeaders(page)
         case .notFound:
-            response = errorPage(.notFound, locale: locale)
+            return Self.withSecurityHeaders(errorPage(.notFound, locale: browserLocale))
         }
-        return Self.withSecurityHeaders(response)
+    }
+
+    /// Resolves who is asking, enforces the route's access and the CSRF token, then calls the handler.
+    /// Every route goes through here; nothing changes before these checks pass.
+    private func dispatch(_ route: Route, _ request: Request, browserLocale: AppLocale) -> Response {
+        let signedIn: SignedIn?
+        do {
+            signedIn = try request.cookies[SessionStore.cookieName].flatMap {
+                try SessionStore.resolve(token: $0, at: clock(), policy: configuration.sessions, database)
+            }
+        } catch {
+            logger.error("session lookup failed", metadata: ["error": "\(error)"])
+            return errorPage(.internalServerError, locale: browserLocale)
+        }
+        let actor: Actor?
+        do {
+            actor = try signedIn.map { signedIn in
+                guard let patientId = signedIn.session.patientModeFor else { return Actor(user: signedIn.user) }
+                guard let patient = try database.read({ try User.fetchOne($0, key: patientId) }) else {
+                    return Actor(user: signedIn.user)
+                }
+                return Actor(user: patient, supervisorId: signedIn.user.id)
+            }
+        } catch {
+            return errorPage(.internalServerError, locale: browserLocale)
+        }
+        let locale = signedIn?.user.appLocale ?? browserLocale
+
+        let anonymousToken = request.cookies[Self.anonymousCSRFCookie].flatMap { $0.count == 43 ? $0 : nil }
+        let csrfToken = signedIn?.session.csrfToken ?? anonymousToken ?? Token.make()
+        let context = RequestContext(request: request, app: self, signedIn: signedIn, actor: actor,
+                                     locale: locale, csrfToken: csrfToken)
+
+        if let refusal = refusal(of: route.access, to: context) { return refusal }
+        if request.method == .post {
+            let sent = request.form["_csrf"] ?? request.headers["X-CSRF-Token"] ?? ""
+            let expected = signedIn?.session.csrfToken ?? anonymousToken
+            guard let expected, Token.constantTimeEquals(sent, expected) else {
+                return errorPage(.forbidden, locale: locale)
+            }
+        }
+
+        var response: Response
+        do {
+            response = try route.handler(context)
+        } catch let error as AppError {
+            response = errorPage(error.status, locale: locale)
+        } catch {
+            logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
+            response = errorPage(.internalServerError, locale: locale)
+        }
+        if signedIn == nil, anonymousToken == nil, response.headers["Content-Type"]?.hasPrefix("text/html") == true {
+            response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: csrfToken,
+                                         secure: configuration.secureCookies, sameSite: .strict))
+        }
+        return response
+    }
+
+    /// The answer when `access` does not let this request through, or nil when it does.
+    private func refusal(of access: Access, to context: RequestContext) -> Response? {
+        switch access {
+        case .anyone:
+            return nil
+        case .signedIn(let roles):
+            guard let actor = context.actor else {
+                if context.request.method == .get {
+                    let next = context.request.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
+                    return .redirect(to: "/login?next=\(next)")
+                }
+                return errorPage(.forbidden, locale: context.locale)
+            }
+            return roles.contains(actor.role) ? nil : errorPage(.forbidden, locale: context.locale, context: context)
+        case .inPatientMode:
+            return context.actor?.isPatientMode == true ? nil : errorPage(.forbidden, locale: context.locale, context: context)
+        }
     }
 
     public func errorResponse(_ status: Status, for request: Request) -> Response {
@@ -97,19 +178,29 @@ public final class App: Responder {
         return Self.withSecurityHeaders(errorPage(status, locale: locale))
     }
 
-    func renderPage(_ template: String, title: String, _ model: some Sendable, locale: AppLocale, status: Status) -> Response {
-        let context = PageContext(model: model, translator: catalogues.translator(for: locale), assets: assets, pageTitle: title)
-        var response = Response.html(templates.render(template, context), status: status)
+    func renderPage(_ template: String, title: String, _ model: some Sendable, context: RequestContext?,
+                    locale: AppLocale? = nil, status: Status) -> Response {
+        let locale = context?.locale ?? locale ?? .fallback
+        let translator = catalogues.translator(for: locale)
+        let flashKey = context?.request.cookies[Self.flashCookie].flatMap { key in
+            key.allSatisfy({ $0.isLetter || $0 == "_" }) ? key : nil
+        }
+        let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: title,
+                               chrome: context.map { PageChrome($0, flash: flashKey.map { translator[$0] }) } ?? PageChrome())
+        var response = Response.html(templates.render(template, page), status: status)
         // Pages carry health data: never kept by a shared cache or the browser's history cache.
         response.headers["Cache-Control"] = "no-store"
+        if flashKey != nil {
+            response.setCookie(.expired(Self.flashCookie, secure: configuration.secureCookies))
+        }
         return response
     }
 
-    func errorPage(_ status: Status, locale: AppLocale) -> Response {
+    func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {
         let t = catalogues.translator(for: locale)
-        let known = [400, 403, 404, 405, 413, 500].contains(status.code) ? status.code : 500
+        let known = [400, 403, 404, 405, 413, 422, 429, 500].contains(status.code) ? status.code : 500
         let page = ErrorPage(code: status.code, message: t["error_\(known)_message"])
-        return renderPage("errors/error", title: t["error_\(known)_title"], page, locale: locale, status: status)
+        return renderPage("errors/error", title: t["error_\(known)_title"], page, context: context, locale: locale, status: status)
     }
 
     static let contentSecurityPolicy = [

@@ -14,6 +14,10 @@ public struct AppConfiguration: Sendable {
     public var limits: Limits
     /// The clinic's time zone, for dates shown and "today".
     public var timeZone: TimeZone
+    /// Take the client address from `X-Real-IP` (set by the nginx in deploy/).
+    public var trustProxyHeaders = false
+    public var passwordHashing = Argon2Parameters()
+    public var sessions = SessionPolicy()
 
     public init(
         dataDirectory: String = "var",

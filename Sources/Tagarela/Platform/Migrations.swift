@@ -6,6 +6,7 @@ enum Migrations {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("2026-11 platform v1", migrate: PlatformSchema.v1)
+        migrator.registerMigration("2026-11 accounts v1", migrate: AccountsSchema.v1)
         return migrator
     }
 }

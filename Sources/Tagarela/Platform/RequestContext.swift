@@ -2,22 +2,54 @@ import Foundation
 import GRDB
 import HTTPServer
 
-/// What a handler gets: the request, the database, and the request's language.
+/// What a handler gets: the request, who makes it, the database, and the request's language.
 /// Handlers read the clock and the database only through here.
 public struct RequestContext: Sendable {
     public let request: Request
     let app: App
+    let signedIn: SignedIn?
+    let actor: Actor?
     public let locale: AppLocale
+    /// The token every form of this page carries; the session's, or an anonymous one kept in a cookie.
+    let csrfToken: String
 
     var database: DatabasePool { app.database }
     var t: Translator { app.catalogues.translator(for: locale) }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
     var now: Date { app.clock() }
 
+    /// The address to throttle and audit: the proxy's `X-Real-IP` when configured to trust it.
+    var clientAddress: String {
+        if app.configuration.trustProxyHeaders, let real = request.headers["X-Real-IP"], !real.isEmpty { return real }
+        return request.clientAddress
+    }
+
     func parameter(_ name: String) -> String? { request.pathParameters[name] }
+    func id(_ name: String) -> Int64? { parameter(name).flatMap { Int64($0) } }
+
+    /// The signed-in actor; routes guarded by `.signedIn` always have one.
+    func requireActor() throws -> Actor {
+        guard let actor else { throw AppError.forbidden }
+        return actor
+    }
+
+    var audit: AuditContext {
+        AuditContext(actorId: actor?.supervisorId ?? actor?.userId, actorName: signedIn?.user.displayName ?? "—",
+                     clientAddress: clientAddress, now: now)
+    }
 
     /// Renders `template` inside the layout; `title` is a catalogue key.
     func render(_ template: String, title: String, _ model: some Sendable, status: Status = .ok) -> Response {
-        app.renderPage(template, title: t[title], model, locale: locale, status: status)
+        app.renderPage(template, title: t[title], model, context: self, status: status)
+    }
+
+    /// Post/Redirect/Get: a redirect that shows `flash` (a catalogue key) on the next page.
+    func redirect(to path: String, flash: String? = nil) -> Response {
+        var response = Response.redirect(to: path)
+        if let flash {
+            response.setCookie(SetCookie(name: App.flashCookie, value: flash, maxAgeSeconds: 120,
+                                         secure: app.configuration.secureCookies))
+        }
+        return response
     }
 }

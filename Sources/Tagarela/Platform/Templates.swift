@@ -40,6 +40,7 @@ struct PageContext<Model>: MustacheParent {
     let translator: Translator
     let assets: Assets
     let pageTitle: String
+    let chrome: PageChrome
 
     func child(named name: String) -> Any? {
         switch name {
@@ -47,10 +48,38 @@ struct PageContext<Model>: MustacheParent {
         case "lang": translator.locale.rawValue
         case "assets": assets
         case "pageTitle": pageTitle
+        case "chrome": chrome
+        case "csrf": chrome.csrf
         default:
             if let parent = model as? MustacheParent { parent.child(named: name) }
-            else { Mirror(reflecting: model).descendant(name) }
+            else { Mirror(reflecting: model).descendant(name).flatMap(unwrapOptional) }
         }
+    }
+}
+
+/// `Mirror.descendant` hands back an `Optional` boxed in `Any`; Mustache must see nil as nil.
+private func unwrapOptional(_ value: Any) -> Any? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .optional else { return value }
+    return mirror.children.first.map { unwrapOptional($0.value) } ?? nil
+}
+
+/// The parts of the layout that depend on who is looking: navigation, flash, the CSRF token.
+struct PageChrome: Sendable {
+    var csrf = ""
+    var userName: String?
+    var homePath: String?
+    var isPatientMode = false
+    var flash: String?
+
+    init() {}
+
+    init(_ context: RequestContext, flash: String?) {
+        csrf = context.csrfToken
+        userName = context.signedIn?.user.displayName
+        homePath = context.actor.map { $0.role.homePath }
+        isPatientMode = context.actor?.isPatientMode ?? false
+        self.flash = flash
     }
 }
 

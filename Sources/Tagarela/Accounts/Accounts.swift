@@ -1,0 +1,39 @@
+import Foundation
+import GRDB
+
+/// Account operations for the command line.
+public enum Accounts {
+    public enum AddResult: Sendable {
+        /// With the invitation token when no password was given.
+        case created(invitationToken: String?)
+        case refused(String)
+    }
+
+    public static func addStaff(_ pool: DatabasePool, role roleName: String, username: String, name: String,
+                                specialties: [String], password: String?, hasher: PasswordHasher,
+                                now: Date = Date()) throws -> AddResult {
+        guard let role = Role(rawValue: roleName), role.isStaff else {
+            return .refused("The role must be admin, clinician or trainer.")
+        }
+        guard Usernames.isValid(username) else { return .refused("The username must be 3 to 64 letters, digits or . - _ @.") }
+        let chosen = Set(specialties.compactMap(Specialty.init(rawValue:)))
+        if role == .clinician, chosen.isEmpty { return .refused("A clinician needs a specialty: speech, nutrition or both.") }
+        if let password, let problem = PasswordPolicy.problem(with: password, username: username) {
+            return .refused("The password is not acceptable (\(problem.rawValue.replacingOccurrences(of: "_", with: " "))).")
+        }
+        let hash = password.map(hasher.hash)
+        return try pool.write { db in
+            guard try People.isUsernameFree(username, db) else { return .refused("The username \(username) is taken.") }
+            var user = User(username: username, displayName: name, role: role,
+                            specialties: role == .clinician ? User.specialtiesText(chosen) : "",
+                            passwordHash: hash, createdAt: now, updatedAt: now)
+            try user.insert(db)
+            let audit = AuditContext(actorId: nil, actorName: "tagarela user add", clientAddress: "command line", now: now)
+            try audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
+            guard hash == nil else { return .created(invitationToken: nil) }
+            let token = try Invitation.issue(for: user.id!, by: nil, at: now, db)
+            try audit.record(.invite, "user", user.id, name, db)
+            return .created(invitationToken: token)
+        }
+    }
+}

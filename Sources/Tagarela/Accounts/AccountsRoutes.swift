@@ -1,0 +1,334 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// Logging in and out, invitations, one's own account, and patient mode.
+enum AccountsRoutes {
+    static let templates = ["accounts/login", "accounts/invitation", "accounts/account", "accounts/patient-mode-exit"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/login", .anyone, showLogin)
+        router.post("/login", .anyone, logIn)
+        router.post("/logout", .signedIn(Set(Role.allCases)), logOut)
+        router.get("/home", .signedIn(Set(Role.allCases)), goHome)
+        router.get("/invitations/:token", .anyone, showInvitation)
+        router.post("/invitations/:token", .anyone, acceptInvitation)
+        router.get("/account", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), showAccount)
+        router.post("/account/language", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), changeLanguage)
+        router.post("/account/password", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), changePassword)
+        router.post("/account/sessions/end", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), logOutEverywhere)
+        router.post("/patients/:id/patient-mode", .signedIn([.tutor, .clinician]), openPatientMode)
+        router.get("/patient-mode/exit", .inPatientMode, showPatientModeExit)
+        router.post("/patient-mode/exit", .inPatientMode, exitPatientMode)
+    }
+
+    // MARK: - Login
+
+    @Sendable static func showLogin(_ context: RequestContext) -> Response {
+        if let actor = context.actor { return .redirect(to: actor.role.homePath) }
+        return context.render("accounts/login", title: "login_title",
+                              LoginPage(form: FormState(values: ["next": safeNext(context.request.query["next"]) ?? ""])))
+    }
+
+    /// The password check runs on the hashing pool; an unknown username is checked against a
+    /// decoy hash so that it costs the same time and gets the same answer as a wrong password.
+    @Sendable static func logIn(_ context: RequestContext) -> Response {
+        var form = FormState(context.request.form, fields: ["username", "password", "next"])
+        let username = form["username"].trimmingCharacters(in: .whitespaces)
+        let password = form["password"]
+        form.values["password"] = nil  // never sent back
+        let address = context.clientAddress
+        let typed = form
+
+        let wait = context.app.loginThrottle.retryAfter(username: username, address: address, now: context.now)
+        if wait > 0 {
+            form.fail("username", context.t("login_throttled", ["minutes": "\(Int((wait / 60).rounded(.up)))"]))
+            var page = context.render("accounts/login", title: "login_title", LoginPage(form: form), status: .tooManyRequests)
+            page.headers["Retry-After"] = "\(Int(wait.rounded(.up)))"
+            return page
+        }
+        let app = context.app
+        return .deferred(on: app.hashingPool) {
+            do {
+                var form = typed
+                let found = try app.database.read { try User.named(username, $0) }
+                let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
+                let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
+                guard verified, var user = usable else {
+                    app.loginThrottle.recordFailure(username: username, address: address, now: context.now)
+                    form.fail("username", context.t["login_failed"])
+                    return context.render("accounts/login", title: "login_title", LoginPage(form: form),
+                                          status: .unprocessableContent)
+                }
+                app.loginThrottle.recordSuccess(username: username, address: address)
+                let rehash = app.passwords.needsRehash(user.passwordHash!) ? app.passwords.hash(password) : nil
+                let token = try app.database.write { db in
+                    if let rehash {
+                        user.passwordHash = rehash
+                        try user.update(db, columns: ["passwordHash"])
+                    }
+                    let token = try SessionStore.start(for: user, replacing: context.request.cookies[SessionStore.cookieName],
+                                                       at: context.now, policy: app.configuration.sessions, db)
+                    try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: address, now: context.now)
+                        .record(.login, "user", user.id, user.username ?? "", db)
+                    return token
+                }
+                var response = Response.redirect(to: safeNext(form["next"]) ?? user.role.homePath)
+                response.setCookie(sessionCookie(token, context))
+                return response
+            } catch {
+                app.logger.error("login failed", metadata: ["error": "\(error)"])
+                return app.errorPage(.internalServerError, locale: context.locale)
+            }
+        }
+    }
+
+    @Sendable static func logOut(_ context: RequestContext) throws -> Response {
+        // In patient mode only the adult's password ends the session (see exitPatientMode).
+        guard context.actor?.isPatientMode == false else { throw AppError.forbidden }
+        if let token = context.request.cookies[SessionStore.cookieName] {
+            try context.database.write { db in
+                try SessionStore.end(token: token, db)
+                try context.audit.record(.logout, "user", context.signedIn?.user.id, "", db)
+            }
+        }
+        var response = context.redirect(to: "/login", flash: "logged_out")
+        response.setCookie(.expired(SessionStore.cookieName, secure: context.app.configuration.secureCookies))
+        return response
+    }
+
+    @Sendable static func goHome(_ context: RequestContext) throws -> Response {
+        .redirect(to: try context.requireActor().role.homePath)
+    }
+
+    // MARK: - Invitations
+
+    @Sendable static func showInvitation(_ context: RequestContext) throws -> Response {
+        let token = context.parameter("token") ?? ""
+        let lookup = try context.database.read { try Invitation.find(token: token, at: context.now, $0) }
+        return invitationPage(lookup, form: FormState(), context)
+    }
+
+    @Sendable static func acceptInvitation(_ context: RequestContext) throws -> Response {
+        let token = context.parameter("token") ?? ""
+        let lookup = try context.database.read { try Invitation.find(token: token, at: context.now, $0) }
+        guard case .valid(let invitation, let user) = lookup else { return invitationPage(lookup, form: FormState(), context) }
+        var form = FormState()
+        let password = context.request.form["password"] ?? ""
+        if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
+                                                username: user.username) {
+            form.fail("password", context.t[problem.rawValue])
+            return invitationPage(lookup, form: form, context, status: .unprocessableContent)
+        }
+        let app = context.app
+        return .deferred(on: app.hashingPool) {
+            do {
+                var invitation = invitation, user = user
+                let hash = app.passwords.hash(password)
+                let sessionToken = try app.database.write { db -> String? in
+                    // Re-read inside the transaction: of two tabs racing, one wins.
+                    guard case .valid = try Invitation.find(token: token, at: context.now, db) else { return nil }
+                    invitation.usedAt = context.now
+                    try invitation.update(db, columns: ["usedAt"])
+                    user.passwordHash = hash
+                    user.updatedAt = context.now
+                    try user.update(db, columns: ["passwordHash", "updatedAt"])
+                    try SessionStore.endAll(for: user.id!, db)
+                    try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress,
+                                     now: context.now).record(.setPassword, "user", user.id, "invitation", db)
+                    return try SessionStore.start(for: user, replacing: nil, at: context.now,
+                                                  policy: app.configuration.sessions, db)
+                }
+                guard let sessionToken else { return invitationPage(.used, form: FormState(), context) }
+                var response = context.redirect(to: user.role.homePath, flash: "password_set")
+                response.setCookie(sessionCookie(sessionToken, context))
+                return response
+            } catch {
+                app.logger.error("invitation failed", metadata: ["error": "\(error)"])
+                return app.errorPage(.internalServerError, locale: context.locale)
+            }
+        }
+    }
+
+    static func invitationPage(_ lookup: Invitation.Lookup, form: FormState, _ context: RequestContext,
+                               status: Status = .ok) -> Response {
+        switch lookup {
+        case .valid(_, let user):
+            return context.render("accounts/invitation", title: "invitation_title",
+                                  InvitationPage(name: user.displayName, username: user.username ?? "", form: form,
+                                                 problem: nil), status: status)
+        case .used, .expired, .unknown:
+            let problem = switch lookup {
+            case .used: "invitation_used"
+            case .expired: "invitation_expired"
+            default: "invitation_unknown"
+            }
+            return context.render("accounts/invitation", title: "invitation_title",
+                                  InvitationPage(name: "", username: "", form: form, problem: context.t[problem]),
+                                  status: .gone)
+        }
+    }
+
+    // MARK: - One's own account
+
+    @Sendable static func showAccount(_ context: RequestContext) throws -> Response {
+        try accountPage(context, form: FormState())
+    }
+
+    static func accountPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Response {
+        let actor = try context.requireActor()
+        guard !actor.isPatientMode, let user = context.signedIn?.user else { throw AppError.forbidden }
+        let languages = AppLocale.allCases.map {
+            AccountPage.Language(code: $0.rawValue, name: context.t["language_\($0.rawValue.replacingOccurrences(of: "-", with: "_"))"],
+                                 isSelected: user.appLocale == $0)
+        }
+        return context.render("accounts/account", title: "account_title",
+                              AccountPage(name: user.displayName, username: user.username ?? "",
+                                          role: context.t["role_\(user.role.rawValue)"], languages: languages,
+                                          usesBrowserLanguage: user.locale == nil, form: form), status: status)
+    }
+
+    @Sendable static func changeLanguage(_ context: RequestContext) throws -> Response {
+        guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
+        let choice = context.request.form["locale"].flatMap(AppLocale.init(rawValue:))
+        try context.database.write { db in
+            try db.execute(sql: "UPDATE user SET locale = ?, updatedAt = ? WHERE id = ?",
+                           arguments: [choice?.rawValue, context.now, user.id])
+        }
+        return context.redirect(to: "/account", flash: "language_changed")
+    }
+
+    @Sendable static func changePassword(_ context: RequestContext) throws -> Response {
+        guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
+        let current = context.request.form["current"] ?? ""
+        let password = context.request.form["password"] ?? ""
+        if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
+                                                username: user.username) {
+            var form = FormState()
+            form.fail("password", context.t[problem.rawValue])
+            return try accountPage(context, form: form, status: .unprocessableContent)
+        }
+        let app = context.app
+        let sessionId = context.signedIn?.session.id
+        return .deferred(on: app.hashingPool) {
+            do {
+                var form = FormState(), user = user
+                guard let stored = user.passwordHash, app.passwords.verify(current, against: stored) else {
+                    form.fail("current", context.t["password_current_wrong"])
+                    return try accountPage(context, form: form, status: .unprocessableContent)
+                }
+                let hash = app.passwords.hash(password)
+                try app.database.write { db in
+                    user.passwordHash = hash
+                    user.updatedAt = context.now
+                    try user.update(db, columns: ["passwordHash", "updatedAt"])
+                    // Other devices must log in again with the new password; this one stays.
+                    try Session.filter(Session.Columns.userId == user.id && Column("id") != sessionId).deleteAll(db)
+                    try context.audit.record(.setPassword, "user", user.id, "account", db)
+                }
+                return context.redirect(to: "/account", flash: "password_changed")
+            } catch {
+                app.logger.error("password change failed", metadata: ["error": "\(error)"])
+                return app.errorPage(.internalServerError, locale: context.locale)
+            }
+        }
+    }
+
+    @Sendable static func logOutEverywhere(_ context: RequestContext) throws -> Response {
+        guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
+        try context.database.write { db in
+            try SessionStore.endAll(for: user.id!, db)
+            try context.audit.record(.logout, "user", user.id, "everywhere", db)
+        }
+        var response = context.redirect(to: "/login", flash: "logged_out_everywhere")
+        response.setCookie(.expired(SessionStore.cookieName, secure: context.app.configuration.secureCookies))
+        return response
+    }
+
+    // MARK: - Patient mode
+
+    @Sendable static func openPatientMode(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        guard let patientId = context.id("id"), let session = context.signedIn?.session else { throw AppError.notFound }
+        try context.database.write { db in
+            _ = try PatientScope.find(patientId, visibleTo: actor, db)
+            guard try PatientScope.maySupervise(actor, patientId: patientId, db) else { throw AppError.forbidden }
+            try db.execute(sql: "UPDATE session SET patientModeFor = ? WHERE id = ?", arguments: [patientId, session.id])
+        }
+        return .redirect(to: Role.patient.homePath)
+    }
+
+    @Sendable static func showPatientModeExit(_ context: RequestContext) -> Response {
+        context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
+                       PatientModeExitPage(adultName: context.signedIn?.user.displayName ?? "", form: FormState()))
+    }
+
+    /// Only the adult's own password ends patient mode; the child needs to remember nothing.
+    @Sendable static func exitPatientMode(_ context: RequestContext) throws -> Response {
+        guard let signedIn = context.signedIn else { throw AppError.forbidden }
+        let password = context.request.form["password"] ?? ""
+        let app = context.app
+        let address = context.clientAddress
+        let username = signedIn.user.username ?? ""
+        let wait = app.loginThrottle.retryAfter(username: username, address: address, now: context.now)
+        return .deferred(on: app.hashingPool) {
+            do {
+                guard wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
+                    if wait == 0 { app.loginThrottle.recordFailure(username: username, address: address, now: context.now) }
+                    var form = FormState()
+                    form.fail("password", context.t[wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
+                    return context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
+                                          PatientModeExitPage(adultName: signedIn.user.displayName, form: form),
+                                          status: .unprocessableContent)
+                }
+                app.loginThrottle.recordSuccess(username: username, address: address)
+                try app.database.write { db in
+                    try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [signedIn.session.id])
+                }
+                return .redirect(to: signedIn.user.role.homePath)
+            } catch {
+                return app.errorPage(.internalServerError, locale: context.locale)
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func sessionCookie(_ token: String, _ context: RequestContext) -> SetCookie {
+        SetCookie(name: SessionStore.cookieName, value: token, secure: context.app.configuration.secureCookies, sameSite: .lax)
+    }
+
+    /// Only a local path may follow a login: `//evil.example` and absolute URLs are dropped.
+    static func safeNext(_ next: String?) -> String? {
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return nil }
+        return next
+    }
+}
+
+struct LoginPage: Sendable { let form: FormState }
+
+struct InvitationPage: Sendable {
+    let name: String
+    let username: String
+    let form: FormState
+    let problem: String?
+}
+
+struct AccountPage: Sendable {
+    struct Language: Sendable {
+        let code: String
+        let name: String
+        let isSelected: Bool
+    }
+    let name: String
+    let username: String
+    let role: String
+    let languages: [Language]
+    let usesBrowserLanguage: Bool
+    let form: FormState
+}
+
+struct PatientModeExitPage: Sendable {
+    let adultName: String
+    let form: FormState
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// Who changed what, and when. Written in the same transaction as the change it records.
+struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "auditEntry"
+
+    var id: Int64?
+    var at: Date
+    var actorId: Int64?
+    var actorName: String
+    var action: String
+    var entity: String
+    var entityId: Int64?
+    var summary: String
+    var clientAddress: String
+
+    enum Columns {
+        static let at = Column(CodingKeys.at)
+        static let actorId = Column(CodingKeys.actorId)
+        static let action = Column(CodingKeys.action)
+        static let entity = Column(CodingKeys.entity)
+    }
+
+    enum Action: String, CaseIterable, Sendable {
+        case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// The details every audit entry needs from the request that made the change.
+struct AuditContext: Sendable {
+    let actorId: Int64?
+    let actorName: String
+    let clientAddress: String
+    let now: Date
+
+    func record(_ action: AuditEntry.Action, _ entity: String, _ entityId: Int64?, _ summary: String, _ db: Database) throws {
+        var entry = AuditEntry(at: now, actorId: actorId, actorName: actorName, action: action.rawValue,
+                               entity: entity, entityId: entityId, summary: summary, clientAddress: clientAddress)
+        try entry.insert(db)
+    }
+}
+
+/// The audit log page's filter, read from the query string.
+struct AuditFilter: Sendable {
+    var actor: String = ""
+    var action: String = ""
+    var entity: String = ""
+    var from: Date?
+    var to: Date?
+
+    func request() -> QueryInterfaceRequest<AuditEntry> {
+        var request = AuditEntry.order(AuditEntry.Columns.at.desc, Column("id").desc)
+        if !actor.isEmpty { request = request.filter(Column("actorName").like("%\(actor)%")) }
+        if !action.isEmpty { request = request.filter(AuditEntry.Columns.action == action) }
+        if !entity.isEmpty { request = request.filter(AuditEntry.Columns.entity == entity) }
+        if let from { request = request.filter(AuditEntry.Columns.at >= from) }
+        if let to { request = request.filter(AuditEntry.Columns.at < to.addingTimeInterval(24 * 60 * 60)) }
+        return request
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import GRDB
+
+/// Who is acting. In patient mode this is the patient, and `supervisorId` the adult who opened it,
+/// so every patient page works the same whether the patient logged in or a tutor handed over the tablet.
+struct Actor: Sendable {
+    let userId: Int64
+    let role: Role
+    let displayName: String
+    let specialties: Set<Specialty>
+    let supervisorId: Int64?
+
+    var isPatientMode: Bool { supervisorId != nil }
+
+    init(user: User, supervisorId: Int64? = nil) {
+        userId = user.id!
+        role = user.role
+        displayName = user.displayName
+        specialties = user.specialtySet
+        self.supervisorId = supervisorId
+    }
+}
+
+/// Who may call a route. Deny by default: every route names its access.
+enum Access: Sendable {
+    case anyone
+    /// Signed in with one of these roles. In patient mode the actor is the patient, so adult
+    /// pages are out of reach until the adult's password is entered again.
+    case signedIn(Set<Role>)
+    case inPatientMode
+}
+
+/// Which patients an actor may know about: the only way patient records are read.
+/// A patient outside the scope is answered 404, exactly like a missing one.
+enum PatientScope {
+    /// An SQL condition on `column` (a patient id) that holds exactly for the patients `actor` may see.
+    static func condition(on column: String, visibleTo actor: Actor) -> (sql: String, arguments: StatementArguments) {
+        switch actor.role {
+        case .clinician:
+            ("\(column) IN (SELECT patientId FROM clinicianPatient WHERE clinicianId = ?)", [actor.userId])
+        case .tutor:
+            ("\(column) IN (SELECT patientId FROM tutorPatient WHERE tutorId = ?)", [actor.userId])
+        case .trainer:
+            ("\(column) IN (SELECT patientId FROM trainerClient WHERE trainerId = ?)", [actor.userId])
+        case .patient:
+            ("\(column) = ?", [actor.userId])
+        case .admin:
+            // Administrators run the clinic's accounts; clinical records are not theirs to read.
+            ("0", [])
+        }
+    }
+
+    static func request(visibleTo actor: Actor) -> QueryInterfaceRequest<Patient> {
+        let condition = condition(on: "userId", visibleTo: actor)
+        return Patient.filter(sql: condition.sql, arguments: condition.arguments)
+    }
+
+    /// The patient, if `actor` may see them; otherwise `AppError.notFound`.
+    static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Patient {
+        guard let id, let patient = try request(visibleTo: actor).filter(Patient.Columns.userId == id).fetchOne(db)
+        else { throw AppError.notFound }
+        return patient
+    }
+
+    /// Who may open patient mode for a patient on their device: a linked tutor or clinician.
+    static func maySupervise(_ actor: Actor, patientId: Int64, _ db: Database) throws -> Bool {
+        switch actor.role {
+        case .tutor: try CareLink.tutor.exists(actor.userId, patientId, db)
+        case .clinician: try CareLink.clinician.exists(actor.userId, patientId, db)
+        default: false
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+
+/// Reading and changing people and their care links. Every write records an audit entry in
+/// the same transaction.
+enum People {
+    /// A patient as lists and pages show them.
+    struct PatientSummary: Sendable, Decodable, FetchableRecord {
+        let id: Int64
+        let displayName: String
+        let username: String?
+        let birthDate: String?
+        let sex: Patient.Sex?
+        let diagnosis: String
+        let tutorNames: String?
+    }
+
+    /// The patients `actor` may see, filtered by a search on name or diagnosis.
+    static func patients(visibleTo actor: Actor, matching search: String, _ db: Database) throws -> [PatientSummary] {
+        let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
+        var sql = """
+            SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis,
+                   (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
+                    WHERE tp.patientId = p.userId) AS tutorNames
+            FROM patient p JOIN user u ON u.id = p.userId
+            WHERE \(visible.sql)
+            """
+        var arguments = visible.arguments
+        let terms = search.trimmingCharacters(in: .whitespaces)
+        if !terms.isEmpty {
+            sql += " AND (u.displayName LIKE ? OR p.diagnosis LIKE ?)"
+            _ = arguments.append(contentsOf: ["%\(terms)%", "%\(terms)%"])
+        }
+        sql += " ORDER BY u.displayName COLLATE NOCASE"
+        return try PatientSummary.fetchAll(db, sql: sql, arguments: arguments)
+    }
+
+    /// The tutors linked to a patient.
+    static func tutors(of patientId: Int64, _ db: Database) throws -> [User] {
+        try User.fetchAll(db, sql: """
+            SELECT user.* FROM user JOIN tutorPatient tp ON tp.tutorId = user.id
+            WHERE tp.patientId = ? ORDER BY user.displayName COLLATE NOCASE
+            """, arguments: [patientId])
+    }
+
+    /// What a patient form holds, validated.
+    struct PatientFields: Sendable {
+        var displayName: String
+        var username: String?
+        var birthDate: String?
+        var sex: Patient.Sex?
+        var diagnosis: String
+        var startedOn: String?
+        var contact: String
+        var notes: String
+
+        static let fieldNames = ["displayName", "username", "birthDate", "sex", "diagnosis", "startedOn", "contact", "notes"]
+
+        /// Reads the form; on a problem the field's message is added to `form` and nil returned.
+        static func read(_ form: inout FormState, _ t: Translator, _ format: LocalizedFormat, today: Date) -> PatientFields? {
+            let name = form.required("displayName", t["error_name_required"])
+            let username = form["username"].trimmingCharacters(in: .whitespaces)
+            if !username.isEmpty, !Usernames.isValid(username) { form.fail("username", t["error_username_invalid"]) }
+            let birth = readDate("birthDate", &form, t, format, notAfter: today)
+            let started = readDate("startedOn", &form, t, format, notAfter: nil)
+            let sexText = form["sex"]
+            let sex = Patient.Sex(rawValue: sexText)
+            if !sexText.isEmpty, sex == nil { form.fail("sex", t["error_choose_option"]) }
+            guard !form.hasErrors, let name else { return nil }
+            return PatientFields(displayName: name, username: username.isEmpty ? nil : username, birthDate: birth,
+                                 sex: sex, diagnosis: form["diagnosis"].trimmingCharacters(in: .whitespacesAndNewlines),
+                                 startedOn: started, contact: form["contact"].trimmingCharacters(in: .whitespacesAndNewlines),
+                                 notes: form["notes"].trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+
+        private static func readDate(_ field: String, _ form: inout FormState, _ t: Translator, _ format: LocalizedFormat,
+                                     notAfter limit: Date?) -> String? {
+            let text = form[field].trimmingCharacters(in: .whitespaces)
+            guard !text.isEmpty else { return nil }
+            guard let date = format.parseDate(text) else { form.fail(field, t["error_date_invalid"]); return nil }
+            if let limit, date > limit { form.fail(field, t["error_date_future"]); return nil }
+            return ISODate.string(date, timeZone: format.timeZone)
+        }
+    }
+
+    /// Creates a patient user and profile, linked to `creator` through `link`.
+    static func createPatient(_ fields: PatientFields, role link: CareLink, by actor: Actor, audit: AuditContext,
+                              _ db: Database) throws -> Int64 {
+        var user = User(username: fields.username, displayName: fields.displayName, role: .patient,
+                        createdBy: actor.userId, createdAt: audit.now, updatedAt: audit.now)
+        try user.insert(db)
+        let patient = Patient(userId: user.id!, birthDate: fields.birthDate, sex: fields.sex, diagnosis: fields.diagnosis,
+                              startedOn: fields.startedOn, contact: fields.contact, notes: fields.notes)
+        try patient.insert(db)
+        try link.link(actor.userId, user.id!, at: audit.now, db)
+        try audit.record(.create, "patient", user.id, fields.displayName, db)
+        return user.id!
+    }
+
+    static func updatePatient(_ id: Int64, _ fields: PatientFields, audit: AuditContext, _ db: Database) throws {
+        guard var user = try User.fetchOne(db, key: id), var patient = try Patient.fetchOne(db, key: id) else {
+            throw AppError.notFound
+        }
+        user.displayName = fields.displayName
+        user.username = fields.username
+        user.updatedAt = audit.now
+        try user.update(db)
+        patient.birthDate = fields.birthDate
+        patient.sex = fields.sex
+        patient.diagnosis = fields.diagnosis
+        patient.startedOn = fields.startedOn
+        patient.contact = fields.contact
+        patient.notes = fields.notes
+        try patient.update(db)
+        try audit.record(.update, "patient", id, fields.displayName, db)
+    }
+
+    /// Whether the username is free (case-insensitively), ignoring the user `except`.
+    static func isUsernameFree(_ username: String?, except: Int64? = nil, _ db: Database) throws -> Bool {
+        guard let username else { return true }
+        let owner = try User.named(username, db)
+        return owner == nil || owner?.id == except
+    }
+}
+
+enum Usernames {
+    /// Letters, digits, `.`, `-`, `_` and `@` (so an e-mail address works), 3 to 64 characters.
+    static func isValid(_ username: String) -> Bool {
+        (3...64).contains(username.count)
+            && username.allSatisfy { $0.isLetter || $0.isNumber || ".-_@+".contains($0) }
+    }
+}
+
+/// Dates stored as ISO text (`2026-11-21`): a birth date has no time of day or time zone.
+enum ISODate {
+    static func string(_ date: Date, timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
+    }
+
+    static func date(_ text: String, timeZone: TimeZone) -> Date? {
+        LocalizedFormat(locale: .en, timeZone: timeZone).parseDate(text)
+    }
+
+    /// Whole years between a birth date and today. Pure.
+    static func age(birthDate: String, today: String) -> Int? {
+        let b = birthDate.split(separator: "-").compactMap { Int($0) }
+        let t = today.split(separator: "-").compactMap { Int($0) }
+        guard b.count == 3, t.count == 3 else { return nil }
+        var years = t[0] - b[0]
+        if (t[1], t[2]) < (b[1], b[2]) { years -= 1 }
+        return max(0, years)
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+struct SexOption: Sendable {
+    let value: String
+    let label: String
+    let isSelected: Bool
+
+    static func all(selected: String, _ t: Translator) -> [SexOption] {
+        Patient.Sex.allCases.map { SexOption(value: $0.rawValue, label: t["sex_\($0.rawValue)"], isSelected: $0.rawValue == selected) }
+    }
+}
+
+/// The form for a patient (clinicians) or a client (trainers).
+struct PersonFormPage: Sendable {
+    let action: String
+    let form: FormState
+    let isNew: Bool
+    let cancelPath: String
+    let sexOptions: [SexOption]
+
+    init(action: String, form: FormState, isNew: Bool, cancelPath: String, _ t: Translator) {
+        self.action = action
+        self.form = form
+        self.isNew = isNew
+        self.cancelPath = cancelPath
+        sexOptions = SexOption.all(selected: form["sex"], t)
+    }
+}
+
+/// A patient's page: what a clinician manages, or what a tutor needs to start a session.
+struct PatientPage: Sendable {
+    struct Tutor: Sendable {
+        let id: Int64
+        let name: String
+        let username: String
+        let hasPassword: Bool
+    }
+
+    let id: Int64
+    /// The same as `id`; named so templates can reach it from inside the tutor list.
+    let patientId: Int64
+    let name: String
+    let initials: String
+    let age: String?
+    let sex: String?
+    let diagnosis: String
+    let startedOn: String?
+    let contact: String
+    let notes: String
+    let username: String?
+    let hasPassword: Bool
+    let tutors: [Tutor]
+    let isClinician: Bool
+    let maySupervise: Bool
+    let form: FormState
+
+    init(patient: Patient, user: User, tutors: [User], actor: Actor, form: FormState, context: RequestContext) {
+        let t = context.t
+        let zone = context.app.configuration.timeZone
+        id = patient.userId
+        patientId = patient.userId
+        name = user.displayName
+        initials = Initials.of(user.displayName)
+        age = patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: ISODate.string(context.now, timeZone: zone)) }
+            .map { t("age_years", ["years": "\($0)"]) }
+        sex = patient.sex.map { t["sex_\($0.rawValue)"] }
+        diagnosis = patient.diagnosis
+        startedOn = patient.startedOn.flatMap { ISODate.date($0, timeZone: zone) }.map(context.format.longDate)
+        isClinician = actor.role == .clinician
+        contact = isClinician ? patient.contact : ""
+        notes = isClinician ? patient.notes : ""
+        username = user.username
+        hasPassword = user.passwordHash != nil
+        self.tutors = tutors.map { Tutor(id: $0.id!, name: $0.displayName, username: $0.username ?? "", hasPassword: $0.passwordHash != nil) }
+        maySupervise = actor.role == .tutor || actor.role == .clinician
+        self.form = form
+    }
+}
+
+struct ClientPage: Sendable {
+    let id: Int64
+    let name: String
+    let initials: String
+    let age: String?
+    let sex: String?
+    let contact: String
+    let notes: String
+
+    init(patient: Patient, user: User, context: RequestContext) {
+        let zone = context.app.configuration.timeZone
+        id = patient.userId
+        name = user.displayName
+        initials = Initials.of(user.displayName)
+        age = patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: ISODate.string(context.now, timeZone: zone)) }
+            .map { context.t("age_years", ["years": "\($0)"]) }
+        sex = patient.sex.map { context.t["sex_\($0.rawValue)"] }
+        contact = patient.contact
+        notes = patient.notes
+    }
+}
+
+struct InvitationCreatedPage: Sendable {
+    let name: String
+    let username: String
+    let link: String
+    let expires: String
+    let backPath: String
+}
+
+enum Initials {
+    /// "Ana Lúcia Souza" → "AS": shown where a person has no photo.
+    static func of(_ name: String) -> String {
+        let words = name.split(separator: " ").filter { !$0.isEmpty }
+        let letters = [words.first, words.count > 1 ? words.last : nil].compactMap { $0?.first }
+        return String(letters).uppercased()
+    }
+}

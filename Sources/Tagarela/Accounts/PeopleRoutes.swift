@@ -1,0 +1,270 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// Patients, their tutors and invitations (clinicians), and clients (trainers).
+enum PeopleRoutes {
+    static let templates = ["people/patient", "people/patient-form", "people/client", "people/client-form",
+                            "people/invitation-created"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/patients/new", .signedIn([.clinician]), newPatient)
+        router.post("/patients", .signedIn([.clinician]), createPatient)
+        router.get("/patients/:id", .signedIn([.clinician, .tutor]), showPatient)
+        router.get("/patients/:id/edit", .signedIn([.clinician]), editPatient)
+        router.post("/patients/:id", .signedIn([.clinician]), updatePatient)
+        router.post("/patients/:id/tutors", .signedIn([.clinician]), addTutor)
+        router.post("/patients/:id/tutors/:tutor/unlink", .signedIn([.clinician]), unlinkTutor)
+        router.post("/people/:id/invitation", .signedIn([.clinician, .admin]), invite)
+        router.get("/clients/new", .signedIn([.trainer]), newClient)
+        router.post("/clients", .signedIn([.trainer]), createClient)
+        router.get("/clients/:id", .signedIn([.trainer]), showClient)
+        router.get("/clients/:id/edit", .signedIn([.trainer]), editClient)
+        router.post("/clients/:id", .signedIn([.trainer]), updateClient)
+    }
+
+    // MARK: - Patients (clinicians)
+
+    @Sendable static func newPatient(_ context: RequestContext) -> Response {
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        return context.render("people/patient-form", title: "patient_new_title",
+                              PersonFormPage(action: "/patients", form: FormState(values: ["startedOn": today]),
+                                             isNew: true, cancelPath: Role.clinician.homePath, context.t))
+    }
+
+    @Sendable static func createPatient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
+        let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
+        let id = try context.database.write { db -> Int64? in
+            guard let fields else { return nil }
+            guard try People.isUsernameFree(fields.username, db) else {
+                form.fail("username", context.t["error_username_taken"]); return nil
+            }
+            return try People.createPatient(fields, role: .clinician, by: actor, audit: context.audit, db)
+        }
+        guard let id else {
+            return context.render("people/patient-form", title: "patient_new_title",
+                                  PersonFormPage(action: "/patients", form: form, isNew: true, cancelPath: Role.clinician.homePath, context.t),
+                                  status: .unprocessableContent)
+        }
+        return context.redirect(to: "/patients/\(id)", flash: "patient_created")
+    }
+
+    @Sendable static func showPatient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            guard let user = try User.fetchOne(db, key: patient.userId) else { throw AppError.notFound }
+            let tutors = try People.tutors(of: patient.userId, db)
+            return PatientPage(patient: patient, user: user, tutors: tutors, actor: actor, form: FormState(), context: context)
+        }
+        return context.render("people/patient", title: "patient_title", page)
+    }
+
+    @Sendable static func editPatient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let (patient, user) = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            return (patient, try User.fetchOne(db, key: patient.userId)!)
+        }
+        let form = FormState(values: [
+            "displayName": user.displayName, "username": user.username ?? "", "birthDate": patient.birthDate ?? "",
+            "sex": patient.sex?.rawValue ?? "", "diagnosis": patient.diagnosis, "startedOn": patient.startedOn ?? "",
+            "contact": patient.contact, "notes": patient.notes,
+        ])
+        return context.render("people/patient-form", title: "patient_edit_title",
+                              PersonFormPage(action: "/patients/\(patient.userId)", form: form, isNew: false,
+                                              cancelPath: "/patients/\(patient.userId)", context.t))
+    }
+
+    @Sendable static func updatePatient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
+        let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
+        let id = try context.database.write { db -> Int64? in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            guard let fields else { return nil }
+            guard try People.isUsernameFree(fields.username, except: patient.userId, db) else {
+                form.fail("username", context.t["error_username_taken"]); return nil
+            }
+            try People.updatePatient(patient.userId, fields, audit: context.audit, db)
+            return patient.userId
+        }
+        guard let id else {
+            let path = "/patients/\(context.id("id") ?? 0)"
+            return context.render("people/patient-form", title: "patient_edit_title",
+                                  PersonFormPage(action: path, form: form, isNew: false, cancelPath: path, context.t),
+                                  status: .unprocessableContent)
+        }
+        return context.redirect(to: "/patients/\(id)", flash: "patient_updated")
+    }
+
+    /// Links a tutor to the patient: an existing one by username, or a new one, who then gets an invitation.
+    @Sendable static func addTutor(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: ["tutorName", "tutorUsername"])
+        let outcome = try context.database.write { db -> (tutor: User, token: String?)? in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            let username = form["tutorUsername"].trimmingCharacters(in: .whitespaces)
+            let name = form["tutorName"].trimmingCharacters(in: .whitespaces)
+            guard Usernames.isValid(username) else { form.fail("tutorUsername", context.t["error_username_invalid"]); return nil }
+            if let existing = try User.named(username, db) {
+                guard existing.role == .tutor, existing.isActive else {
+                    form.fail("tutorUsername", context.t["error_username_taken"]); return nil
+                }
+                try CareLink.tutor.link(existing.id!, patient.userId, at: context.now, db)
+                try context.audit.record(.link, "tutorPatient", patient.userId, "\(existing.displayName) → \(patient.userId)", db)
+                return (existing, nil)
+            }
+            guard !name.isEmpty else { form.fail("tutorName", context.t["error_name_required"]); return nil }
+            var tutor = User(username: username, displayName: name, role: .tutor, createdBy: actor.userId,
+                             createdAt: context.now, updatedAt: context.now)
+            try tutor.insert(db)
+            try CareLink.tutor.link(tutor.id!, patient.userId, at: context.now, db)
+            try context.audit.record(.create, "user", tutor.id, "\(name) (tutor)", db)
+            try context.audit.record(.link, "tutorPatient", patient.userId, "\(name) → \(patient.userId)", db)
+            let token = try Invitation.issue(for: tutor.id!, by: actor.userId, at: context.now, db)
+            try context.audit.record(.invite, "user", tutor.id, name, db)
+            return (tutor, token)
+        }
+        guard let outcome else {
+            let page = try context.database.read { db in
+                let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+                return PatientPage(patient: patient, user: try User.fetchOne(db, key: patient.userId)!,
+                                   tutors: try People.tutors(of: patient.userId, db), actor: actor, form: form, context: context)
+            }
+            return context.render("people/patient", title: "patient_title", page, status: .unprocessableContent)
+        }
+        guard let token = outcome.token else {
+            return context.redirect(to: "/patients/\(context.id("id")!)", flash: "tutor_linked")
+        }
+        return invitationCreated(for: outcome.tutor, token: token, backPath: "/patients/\(context.id("id")!)", context)
+    }
+
+    @Sendable static func unlinkTutor(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        try context.database.write { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            guard let tutorId = context.id("tutor"), try CareLink.tutor.exists(tutorId, patient.userId, db) else {
+                throw AppError.notFound
+            }
+            try CareLink.tutor.unlink(tutorId, patient.userId, db)
+            try context.audit.record(.unlink, "tutorPatient", patient.userId, "\(tutorId) → \(patient.userId)", db)
+        }
+        return context.redirect(to: "/patients/\(context.id("id")!)", flash: "tutor_unlinked")
+    }
+
+    /// A new one-time link for someone to set their password. Clinicians invite their patients'
+    /// tutors and their adult patients; admins invite staff.
+    @Sendable static func invite(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let (user, token) = try context.database.write { db -> (User, String) in
+            guard let user = try User.fetchOne(db, key: context.id("id")), user.isActive,
+                  try mayInvite(actor, user, db)
+            else { throw AppError.notFound }
+            let token = try Invitation.issue(for: user.id!, by: actor.userId, at: context.now, db)
+            try context.audit.record(.invite, "user", user.id, user.displayName, db)
+            return (user, token)
+        }
+        let back = actor.role == .admin ? "/admin" : (user.role == .patient ? "/patients/\(user.id!)" : Role.clinician.homePath)
+        return invitationCreated(for: user, token: token, backPath: back, context)
+    }
+
+    static func mayInvite(_ actor: Actor, _ user: User, _ db: Database) throws -> Bool {
+        switch actor.role {
+        case .admin:
+            return user.role.isStaff
+        case .clinician:
+            if user.role == .patient {
+                guard user.username != nil else { return false }
+                return try CareLink.clinician.exists(actor.userId, user.id!, db)
+            }
+            guard user.role == .tutor else { return false }
+            let linked = try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM tutorPatient tp JOIN clinicianPatient cp ON cp.patientId = tp.patientId
+                               WHERE tp.tutorId = ? AND cp.clinicianId = ?)
+                """, arguments: [user.id, actor.userId]) ?? false
+            return linked || user.createdBy == actor.userId
+        default:
+            return false
+        }
+    }
+
+    static func invitationCreated(for user: User, token: String, backPath: String, _ context: RequestContext) -> Response {
+        let host = context.request.headers["Host"] ?? "localhost:\(context.app.configuration.port)"
+        let scheme = context.app.configuration.secureCookies ? "https" : "http"
+        let expires = context.format.longDate(context.now.addingTimeInterval(Invitation.lifetime))
+        return context.render("people/invitation-created", title: "invitation_created_title",
+                              InvitationCreatedPage(name: user.displayName, username: user.username ?? "",
+                                                    link: "\(scheme)://\(host)\(Invitation.path(for: token))",
+                                                    expires: context.t("invitation_expires", ["date": expires]),
+                                                    backPath: backPath))
+    }
+
+    // MARK: - Clients (trainers)
+
+    static let clientFields = ["displayName", "sex", "birthDate", "contact", "notes"]
+
+    @Sendable static func newClient(_ context: RequestContext) -> Response {
+        context.render("people/client-form", title: "client_new_title",
+                       PersonFormPage(action: "/clients", form: FormState(), isNew: true, cancelPath: Role.trainer.homePath, context.t))
+    }
+
+    @Sendable static func createClient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: clientFields)
+        guard let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now) else {
+            return context.render("people/client-form", title: "client_new_title",
+                                  PersonFormPage(action: "/clients", form: form, isNew: true, cancelPath: Role.trainer.homePath, context.t),
+                                  status: .unprocessableContent)
+        }
+        let id = try context.database.write { db in
+            try People.createPatient(fields, role: .trainer, by: actor, audit: context.audit, db)
+        }
+        return context.redirect(to: "/clients/\(id)", flash: "client_created")
+    }
+
+    @Sendable static func showClient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            return ClientPage(patient: patient, user: try User.fetchOne(db, key: patient.userId)!, context: context)
+        }
+        return context.render("people/client", title: "client_title", page)
+    }
+
+    @Sendable static func editClient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let (patient, user) = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            return (patient, try User.fetchOne(db, key: patient.userId)!)
+        }
+        let form = FormState(values: ["displayName": user.displayName, "sex": patient.sex?.rawValue ?? "",
+                                      "birthDate": patient.birthDate ?? "", "contact": patient.contact, "notes": patient.notes])
+        return context.render("people/client-form", title: "client_edit_title",
+                              PersonFormPage(action: "/clients/\(patient.userId)", form: form, isNew: false,
+                                             cancelPath: "/clients/\(patient.userId)", context.t))
+    }
+
+    @Sendable static func updateClient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: clientFields)
+        let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
+        let id = try context.database.write { db -> Int64? in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            guard var fields else { return nil }
+            fields.diagnosis = patient.diagnosis
+            fields.startedOn = patient.startedOn
+            try People.updatePatient(patient.userId, fields, audit: context.audit, db)
+            return patient.userId
+        }
+        guard let id else {
+            let path = "/clients/\(context.id("id") ?? 0)"
+            return context.render("people/client-form", title: "client_edit_title",
+                                  PersonFormPage(action: path, form: form, isNew: false, cancelPath: path, context.t),
+                                  status: .unprocessableContent)
+        }
+        return context.redirect(to: "/clients/\(id)", flash: "client_updated")
+    }
+}

@@ -1,0 +1,122 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// Random tokens for sessions, CSRF and invitations, and the hashes stored in their place.
+enum Token {
+    /// 256 random bits from the system CSPRNG, URL-safe base64 without padding.
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        var words = (0..<4).map { _ in generator.next() }
+        let bytes = Data(bytes: &words, count: 32)
+        return bytes.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Only this is stored: a stolen database does not hand out live sessions or invitations.
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Compares without an early exit, so timing does not reveal how much of a token matched.
+    static func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}
+
+struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "session"
+
+    var id: Int64?
+    var tokenHash: String
+    var userId: Int64
+    var csrfToken: String
+    /// Set while a tablet is in patient mode: only that patient's pages answer.
+    var patientModeFor: Int64?
+    var createdAt: Date
+    var lastSeenAt: Date
+    var expiresAt: Date
+
+    enum Columns {
+        static let tokenHash = Column(CodingKeys.tokenHash)
+        static let userId = Column(CodingKeys.userId)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// How long sessions live.
+public struct SessionPolicy: Sendable {
+    /// Staff (admin, clinician, trainer) are logged out after this long without a request.
+    public var staffIdleTimeout: TimeInterval = 30 * 60
+    /// Tutors and patients, whose tablet stays with the family.
+    public var familyIdleTimeout: TimeInterval = 12 * 60 * 60
+    /// However active, a session ends this long after login.
+    public var absoluteLifetime: TimeInterval = 7 * 24 * 60 * 60
+    /// `lastSeenAt` is written at most this often, to keep page views from writing on every request.
+    public var touchInterval: TimeInterval = 60
+
+    public init() {}
+
+    func idleTimeout(for role: Role) -> TimeInterval {
+        role.isStaff ? staffIdleTimeout : familyIdleTimeout
+    }
+}
+
+/// The signed-in user behind a request, as resolved from the session cookie.
+struct SignedIn: Sendable {
+    let session: Session
+    let user: User
+}
+
+enum SessionStore {
+    static let cookieName = "tagarela_session"
+
+    /// Starts a session for `user`; returns the token for the cookie.
+    static func start(for user: User, replacing oldToken: String?, at now: Date, policy: SessionPolicy, _ db: Database) throws -> String {
+        if let oldToken {  // rotate: whatever id the browser had before login is dead
+            try Session.filter(Session.Columns.tokenHash == Token.hash(oldToken)).deleteAll(db)
+        }
+        let token = Token.make()
+        var session = Session(tokenHash: Token.hash(token), userId: user.id!, csrfToken: Token.make(),
+                              patientModeFor: nil, createdAt: now, lastSeenAt: now,
+                              expiresAt: now.addingTimeInterval(policy.absoluteLifetime))
+        try session.insert(db)
+        return token
+    }
+
+    /// The live session for a cookie token, or nil when it is unknown, idle too long, past its
+    /// lifetime, or its user was deactivated. Expired sessions are deleted on sight.
+    static func resolve(token: String, at now: Date, policy: SessionPolicy, _ pool: DatabasePool) throws -> SignedIn? {
+        let hash = Token.hash(token)
+        let found = try pool.read { db -> SignedIn? in
+            guard let session = try Session.filter(Session.Columns.tokenHash == hash).fetchOne(db),
+                  let user = try User.fetchOne(db, key: session.userId)
+            else { return nil }
+            return SignedIn(session: session, user: user)
+        }
+        guard let found else { return nil }
+        let idleLimit = found.session.lastSeenAt.addingTimeInterval(policy.idleTimeout(for: found.user.role))
+        guard found.user.isActive, now < found.session.expiresAt, now < idleLimit else {
+            _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
+            return nil
+        }
+        if now.timeIntervalSince(found.session.lastSeenAt) >= policy.touchInterval {
+            try pool.write { db in
+                try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, found.session.id])
+            }
+        }
+        return found
+    }
+
+    static func end(token: String, _ db: Database) throws {
+        try Session.filter(Session.Columns.tokenHash == Token.hash(token)).deleteAll(db)
+    }
+
+    static func endAll(for userId: Int64, _ db: Database) throws {
+        try Session.filter(Session.Columns.userId == userId).deleteAll(db)
+    }
+}

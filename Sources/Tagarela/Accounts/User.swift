@@ -1,0 +1,112 @@
+import Foundation
+import GRDB
+
+public enum Role: String, Codable, CaseIterable, Sendable, DatabaseValueConvertible {
+    case admin, clinician, trainer, tutor, patient
+
+    /// Staff log in at work and are timed out sooner; families keep a tablet signed in longer.
+    var isStaff: Bool { self == .admin || self == .clinician || self == .trainer }
+
+    /// Where this role lands after logging in.
+    var homePath: String { "/\(rawValue)" }
+}
+
+public enum Specialty: String, Codable, CaseIterable, Sendable {
+    case speech, nutrition
+}
+
+/// Anyone who appears in Tagarela: staff, tutors and patients (a patient also has a `Patient` row).
+struct User: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "user"
+
+    var id: Int64?
+    var username: String?
+    var displayName: String
+    var role: Role
+    /// Space-separated `Specialty` values; only clinicians have any.
+    var specialties: String = ""
+    var locale: String?
+    var isActive = true
+    var passwordHash: String?
+    var createdBy: Int64?
+    var createdAt: Date
+    var updatedAt: Date
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let username = Column(CodingKeys.username)
+        static let displayName = Column(CodingKeys.displayName)
+        static let role = Column(CodingKeys.role)
+        static let isActive = Column(CodingKeys.isActive)
+        static let createdBy = Column(CodingKeys.createdBy)
+    }
+
+    var specialtySet: Set<Specialty> {
+        Set(specialties.split(separator: " ").compactMap { Specialty(rawValue: String($0)) })
+    }
+
+    static func specialtiesText(_ set: Set<Specialty>) -> String {
+        Specialty.allCases.filter(set.contains).map(\.rawValue).joined(separator: " ")
+    }
+
+    var appLocale: AppLocale? { locale.flatMap(AppLocale.init(rawValue:)) }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    static func named(_ username: String, _ db: Database) throws -> User? {
+        try User.filter(Columns.username == username.trimmingCharacters(in: .whitespaces)).fetchOne(db)
+    }
+}
+
+/// What a patient record holds beside the `User` row it extends (same id).
+struct Patient: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "patient"
+
+    var userId: Int64
+    var birthDate: String?
+    var sex: Sex?
+    var diagnosis: String = ""
+    var photoPath: String?
+    var startedOn: String?
+    var contact: String = ""
+    var notes: String = ""
+
+    enum Sex: String, Codable, CaseIterable, Sendable { case female, male }
+
+    enum Columns {
+        static let userId = Column(CodingKeys.userId)
+    }
+
+    static let user = belongsTo(User.self, using: ForeignKey(["userId"]))
+}
+
+/// The three care relationships; each is a table of (staff or tutor id, patient id).
+enum CareLink: String, CaseIterable, Sendable {
+    case clinician = "clinicianPatient"
+    case tutor = "tutorPatient"
+    case trainer = "trainerClient"
+
+    var staffColumn: String {
+        switch self {
+        case .clinician: "clinicianId"
+        case .tutor: "tutorId"
+        case .trainer: "trainerId"
+        }
+    }
+
+    func link(_ staffId: Int64, _ patientId: Int64, at now: Date, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT OR IGNORE INTO \(rawValue) (\(staffColumn), patientId, createdAt) VALUES (?, ?, ?)",
+            arguments: [staffId, patientId, now])
+    }
+
+    func unlink(_ staffId: Int64, _ patientId: Int64, _ db: Database) throws {
+        try db.execute(sql: "DELETE FROM \(rawValue) WHERE \(staffColumn) = ? AND patientId = ?",
+                       arguments: [staffId, patientId])
+    }
+
+    func exists(_ staffId: Int64, _ patientId: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(rawValue) WHERE \(staffColumn) = ? AND patientId = ?)",
+                          arguments: [staffId, patientId]) ?? false
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// The administrator's pages: staff accounts and the audit log.
+enum AdminRoutes {
+    static let templates = ["dashboards/admin", "admin/staff-form", "admin/audit"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/admin", .signedIn([.admin]), dashboard)
+        router.get("/admin/staff/new", .signedIn([.admin]), newStaff)
+        router.post("/admin/staff", .signedIn([.admin]), createStaff)
+        router.post("/admin/staff/:id/activation", .signedIn([.admin]), setActive)
+        router.get("/admin/audit", .signedIn([.admin]), auditLog)
+    }
+
+    static let staffRoles: [Role] = [.clinician, .trainer, .admin]
+
+    @Sendable static func dashboard(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let staff = try context.database.read { db in
+            try User.filter(staffRoles.map(\.rawValue).contains(User.Columns.role))
+                .order(User.Columns.isActive.desc, User.Columns.displayName.collating(.nocase)).fetchAll(db)
+        }
+        return context.render("dashboards/admin", title: "dashboard_admin_title",
+                              AdminDashboard(actor: actor, staff: staff, t: context.t))
+    }
+
+    @Sendable static func newStaff(_ context: RequestContext) -> Response {
+        context.render("admin/staff-form", title: "staff_new_title",
+                       StaffFormPage(form: FormState(values: ["role": "clinician"]), t: context.t))
+    }
+
+    @Sendable static func createStaff(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: ["displayName", "username", "role"])
+        let specialties = Set(context.request.form.values("specialty").compactMap(Specialty.init(rawValue:)))
+        form.values["specialty_speech"] = specialties.contains(.speech) ? "1" : ""
+        form.values["specialty_nutrition"] = specialties.contains(.nutrition) ? "1" : ""
+        let name = form.required("displayName", context.t["error_name_required"])
+        let username = form["username"].trimmingCharacters(in: .whitespaces)
+        if !Usernames.isValid(username) { form.fail("username", context.t["error_username_invalid"]) }
+        let role = Role(rawValue: form["role"]).flatMap { staffRoles.contains($0) ? $0 : nil }
+        if role == nil { form.fail("role", context.t["error_choose_option"]) }
+        if role == .clinician, specialties.isEmpty { form.fail("specialty", context.t["error_specialty_required"]) }
+
+        let created = try context.database.write { db -> (User, String)? in
+            guard !form.hasErrors, let name, let role else { return nil }
+            guard try People.isUsernameFree(username, db) else { form.fail("username", context.t["error_username_taken"]); return nil }
+            var user = User(username: username, displayName: name, role: role,
+                            specialties: role == .clinician ? User.specialtiesText(specialties) : "",
+                            createdBy: actor.userId, createdAt: context.now, updatedAt: context.now)
+            try user.insert(db)
+            try context.audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
+            let token = try Invitation.issue(for: user.id!, by: actor.userId, at: context.now, db)
+            try context.audit.record(.invite, "user", user.id, name, db)
+            return (user, token)
+        }
+        guard let (user, token) = created else {
+            return context.render("admin/staff-form", title: "staff_new_title", StaffFormPage(form: form, t: context.t),
+                                  status: .unprocessableContent)
+        }
+        return PeopleRoutes.invitationCreated(for: user, token: token, backPath: "/admin", context)
+    }
+
+    /// Deactivating ends the person's sessions at once; their records stay.
+    @Sendable static func setActive(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let active = context.request.form["active"] == "1"
+        try context.database.write { db in
+            guard var user = try User.fetchOne(db, key: context.id("id")), user.role.isStaff else { throw AppError.notFound }
+            guard user.id != actor.userId else { throw AppError.forbidden }  // no locking oneself out
+            user.isActive = active
+            user.updatedAt = context.now
+            try user.update(db, columns: ["isActive", "updatedAt"])
+            if !active { try SessionStore.endAll(for: user.id!, db) }
+            try context.audit.record(active ? .activate : .deactivate, "user", user.id, user.displayName, db)
+        }
+        return context.redirect(to: "/admin", flash: active ? "staff_activated" : "staff_deactivated")
+    }
+
+    @Sendable static func auditLog(_ context: RequestContext) throws -> Response {
+        let query = context.request.query
+        var filter = AuditFilter()
+        filter.actor = query["actor"] ?? ""
+        filter.action = AuditEntry.Action(rawValue: query["action"] ?? "")?.rawValue ?? ""
+        filter.entity = query["entity"] ?? ""
+        filter.from = (query["from"]).flatMap(context.format.parseDate)
+        filter.to = (query["to"]).flatMap(context.format.parseDate)
+        let page = max(1, Int(query["page"] ?? "") ?? 1)
+        let (entries, total) = try context.database.read { db in
+            (try filter.request().limit(AuditPage.pageSize, offset: (page - 1) * AuditPage.pageSize).fetchAll(db),
+             try filter.request().fetchCount(db))
+        }
+        return context.render("admin/audit", title: "audit_title",
+                              AuditPage(entries: entries, total: total, page: page, filter: filter, query: query, context: context))
+    }
+}
+
+struct AdminDashboard: Sendable {
+    struct Member: Sendable {
+        let id: Int64
+        let name: String
+        let username: String
+        let role: String
+        let specialties: String
+        let isActive: Bool
+        let hasPassword: Bool
+        let isSelf: Bool
+    }
+
+    let greeting: String
+    let staff: [Member]
+
+    init(actor: Actor, staff: [User], t: Translator) {
+        greeting = t("dashboard_greeting", ["name": actor.displayName])
+        self.staff = staff.map { user in
+            Member(id: user.id!, name: user.displayName, username: user.username ?? "", role: t["role_\(user.role.rawValue)"],
+                   specialties: Specialty.allCases.filter(user.specialtySet.contains).map { t["specialty_\($0.rawValue)"] }
+                       .joined(separator: ", "),
+                   isActive: user.isActive, hasPassword: user.passwordHash != nil, isSelf: user.id == actor.userId)
+        }
+    }
+}
+
+struct StaffFormPage: Sendable {
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let isSelected: Bool
+    }
+
+    let form: FormState
+    let roles: [Option]
+    let speechChecked: Bool
+    let nutritionChecked: Bool
+
+    init(form: FormState, t: Translator) {
+        self.form = form
+        roles = AdminRoutes.staffRoles.map { Option(value: $0.rawValue, label: t["role_\($0.rawValue)"], isSelected: form["role"] == $0.rawValue) }
+        speechChecked = form["specialty_speech"] == "1"
+        nutritionChecked = form["specialty_nutrition"] == "1"
+    }
+}
+
+struct AuditPage: Sendable {
+    static let pageSize = 50
+
+    struct Row: Sendable {
+        let when: String
+        let actor: String
+        let action: String
+        let entity: String
+        let summary: String
+        let address: String
+    }
+
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let isSelected: Bool
+    }
+
+    let rows: [Row]
+    let isEmpty: Bool
+    let totalText: String
+    let actor: String
+    let entity: String
+    let from: String
+    let to: String
+    let actions: [Option]
+    let previousPage: String?
+    let nextPage: String?
+
+    init(entries: [AuditEntry], total: Int, page: Int, filter: AuditFilter, query: HTTPServer.Parameters, context: RequestContext) {
+        let t = context.t
+        rows = entries.map {
+            Row(when: "\(context.format.shortDate($0.at)) \(context.format.time($0.at))", actor: $0.actorName,
+                action: t["audit_action_\($0.action)"], entity: $0.entity + ($0.entityId.map { " #\($0)" } ?? ""),
+                summary: $0.summary, address: $0.clientAddress)
+        }
+        isEmpty = entries.isEmpty
+        totalText = t("audit_total", ["count": "\(total)"])
+        actor = filter.actor
+        entity = filter.entity
+        from = query["from"] ?? ""
+        to = query["to"] ?? ""
+        actions = AuditEntry.Action.allCases.map {
+            Option(value: $0.rawValue, label: t["audit_action_\($0.rawValue)"], isSelected: filter.action == $0.rawValue)
+        }
+        let base = query.pairs.filter { $0.name != "page" }
+            .map { "\(HTTPQuery.encode($0.name))=\(HTTPQuery.encode($0.value))" }
+        func link(_ page: Int) -> String { "/admin/audit?" + (base + ["page=\(page)"]).joined(separator: "&") }
+        previousPage = page > 1 ? link(page - 1) : nil
+        nextPage = page * Self.pageSize < total ? link(page + 1) : nil
+    }
+}
+
+enum HTTPQuery {
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// The page each role lands on after logging in.
+enum DashboardRoutes {
+    static let templates = ["dashboards/clinician", "dashboards/tutor", "dashboards/patient", "dashboards/trainer"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/clinician", .signedIn([.clinician]), clinician)
+        router.get("/tutor", .signedIn([.tutor]), tutor)
+        router.get("/patient", .signedIn([.patient]), patient)
+        router.get("/trainer", .signedIn([.trainer]), trainer)
+    }
+
+    @Sendable static func clinician(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let search = context.request.query["q"] ?? ""
+        let patients = try context.database.read { try People.patients(visibleTo: actor, matching: search, $0) }
+        return context.render("dashboards/clinician", title: "dashboard_clinician_title",
+                              ClinicianDashboard(actor: actor, search: search, patients: patients, context: context))
+    }
+
+    @Sendable static func tutor(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let patients = try context.database.read { try People.patients(visibleTo: actor, matching: "", $0) }
+        return context.render("dashboards/tutor", title: "dashboard_tutor_title",
+                              TutorDashboard(actor: actor, patients: patients, context: context))
+    }
+
+    @Sendable static func patient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        return context.render("dashboards/patient", title: "dashboard_patient_title", PatientDashboard(actor: actor, t: context.t))
+    }
+
+    @Sendable static func trainer(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let search = context.request.query["q"] ?? ""
+        let clients = try context.database.read { try People.patients(visibleTo: actor, matching: search, $0) }
+        return context.render("dashboards/trainer", title: "dashboard_trainer_title",
+                              TrainerDashboard(actor: actor, search: search, clients: clients, context: context))
+    }
+}
+
+/// A patient as a row of a dashboard list.
+struct PatientRow: Sendable {
+    let id: Int64
+    let name: String
+    let initials: String
+    let age: String?
+    let diagnosis: String
+    let tutors: String?
+
+    init(_ summary: People.PatientSummary, context: RequestContext) {
+        id = summary.id
+        name = summary.displayName
+        initials = Initials.of(summary.displayName)
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        age = summary.birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { context.t("age_years", ["years": "\($0)"]) }
+        diagnosis = summary.diagnosis
+        tutors = summary.tutorNames
+    }
+}
+
+struct ClinicianDashboard: Sendable {
+    let greeting: String
+    let specialties: [String]
+    let search: String
+    let patients: [PatientRow]
+    let isEmpty: Bool
+    let countText: String
+
+    init(actor: Actor, search: String, patients: [People.PatientSummary], context: RequestContext) {
+        greeting = context.t("dashboard_greeting", ["name": actor.displayName])
+        specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
+        self.search = search
+        self.patients = patients.map { PatientRow($0, context: context) }
+        isEmpty = patients.isEmpty
+        countText = context.t("patients_count", ["count": "\(patients.count)"])
+    }
+}
+
+struct TutorDashboard: Sendable {
+    let greeting: String
+    let patients: [PatientRow]
+    let isEmpty: Bool
+
+    init(actor: Actor, patients: [People.PatientSummary], context: RequestContext) {
+        greeting = context.t("dashboard_greeting", ["name": actor.displayName])
+        self.patients = patients.map { PatientRow($0, context: context) }
+        isEmpty = patients.isEmpty
+    }
+}
+
+/// Big tiles for what the patient has. Each area fills in as its feature arrives; until then a
+/// tile says there is nothing yet rather than leading to an empty page.
+struct PatientDashboard: Sendable {
+    struct Tile: Sendable {
+        let key: String
+        let label: String
+        let status: String
+    }
+
+    let greeting: String
+    let tiles: [Tile]
+
+    init(actor: Actor, t: Translator) {
+        greeting = t("patient_greeting", ["name": actor.displayName])
+        tiles = ["boards", "games", "meals", "evaluations"].map {
+            Tile(key: $0, label: t["tile_\($0)"], status: t["tile_\($0)_empty"])
+        }
+    }
+}
+
+struct TrainerDashboard: Sendable {
+    let greeting: String
+    let search: String
+    let clients: [PatientRow]
+    let isEmpty: Bool
+    let countText: String
+
+    init(actor: Actor, search: String, clients: [People.PatientSummary], context: RequestContext) {
+        greeting = context.t("dashboard_greeting", ["name": actor.displayName])
+        self.search = search
+        self.clients = clients.map { PatientRow($0, context: context) }
+        isEmpty = clients.isEmpty
+        countText = context.t("clients_count", ["count": "\(clients.count)"])
+    }
+}

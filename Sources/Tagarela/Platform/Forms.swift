@@ -1,0 +1,38 @@
+import Foundation
+import HTTPServer
+import Mustache
+
+/// What a form shows: the values typed (so nothing is lost on an error) and one message per
+/// field in error. Templates read `{{form.values.name}}` and `{{#form.errors.name}}…{{/form.errors.name}}`.
+struct FormState: Sendable, MustacheParent {
+    var values: [String: String] = [:]
+    var errors: [String: String] = [:]
+
+    init(values: [String: String] = [:]) { self.values = values }
+
+    init(_ form: Parameters, fields: [String]) {
+        for field in fields { values[field] = form[field] ?? "" }
+    }
+
+    var hasErrors: Bool { !errors.isEmpty }
+
+    subscript(field: String) -> String { values[field] ?? "" }
+
+    /// The trimmed value, or records `message` against the field when it is empty.
+    mutating func required(_ field: String, _ message: String) -> String? {
+        let value = self[field].trimmingCharacters(in: .whitespacesAndNewlines)
+        if value.isEmpty { errors[field] = message; return nil }
+        return value
+    }
+
+    mutating func fail(_ field: String, _ message: String) { errors[field] = errors[field] ?? message }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "values": values
+        case "errors": errors
+        case "hasErrors": hasErrors
+        default: nil
+        }
+    }
+}
