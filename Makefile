@@ -6,9 +6,10 @@ DEBUG_BIN := .build/debug/tagarela
 
 .PHONY: run test bootstrap build bench clean
 
-## run: install what is missing, build the release binary, migrate and serve on http://localhost:$(PORT)
+## run: install what is missing, build the release binary, migrate, load the demo clinic once, serve on :$(PORT)
 run: bootstrap build
 	$(RELEASE_BIN) migrate --data $(DATA)
+	$(RELEASE_BIN) seed-demo --data $(DATA)
 	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
 
 ## test: install what is missing, run the Swift tests, then the browser tests against the real binary

@@ -22,6 +22,7 @@ struct Locations: ParsableArguments {
     var appConfiguration: AppConfiguration {
         var configuration = AppConfiguration(dataDirectory: data, resourcesDirectory: resources)
         configuration.secureCookies = ProcessInfo.processInfo.environment["TAGARELA_SECURE_COOKIES"] == "1"
+        configuration.trustProxyHeaders = ProcessInfo.processInfo.environment["TAGARELA_TRUST_PROXY"] == "1"
         return configuration
     }
 }

@@ -24,9 +24,14 @@ def free_port():
         return s.getsockname()[1]
 
 
+DEMO_PASSWORD = "ola-tagarela"
+
+
 class RunningServer:
-    def __init__(self, data_dir):
+    def __init__(self, data_dir, demo=False):
         self.data_dir = data_dir
+        if demo:
+            subprocess.run([BINARY, "seed-demo", "--data", data_dir], cwd=ROOT, check=True, capture_output=True)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(data_dir, "server.log"), "w+")
@@ -76,6 +81,14 @@ def server(data_dir):
     running.stop()
 
 
+@pytest.fixture
+def demo_server(data_dir):
+    """The server with the demo clinic loaded (its people are the personas of these tests)."""
+    running = RunningServer(data_dir, demo=True)
+    yield running
+    running.stop()
+
+
 @pytest.fixture(scope="session")
 def browser():
     options = webdriver.ChromeOptions()
@@ -84,8 +97,30 @@ def browser():
                      "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # A Brazilian tablet: pages come in pt-BR unless the user chose otherwise.
+    options.add_argument("--lang=pt-BR")
+    options.add_experimental_option("prefs", {"intl.accept_languages": "pt-BR,pt"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"),
                               options=options)
     driver.set_page_load_timeout(30)
     yield driver
     driver.quit()
+
+
+@pytest.fixture
+def page(browser):
+    """The session browser with its cookies cleared, so each test starts logged out."""
+    browser.delete_all_cookies()
+    browser.get_log("browser")  # drop what earlier tests left in the console log
+    yield browser
+    browser.delete_all_cookies()
+
+
+def serious_accessibility_violations(driver):
+    """axe-core's serious and critical findings on the current page."""
+    from axe_selenium_python import Axe
+    axe = Axe(driver)
+    axe.inject()
+    results = axe.run()
+    return [(v["id"], v["help"], [n["target"] for n in v["nodes"]][:3])
+            for v in results["violations"] if v["impact"] in ("serious", "critical")]

@@ -156,21 +156,18 @@ public final class App: Responder {
 
     /// The answer when `access` does not let this request through, or nil when it does.
     private func refusal(of access: Access, to context: RequestContext) -> Response? {
-        switch access {
-        case .anyone:
-            return nil
-        case .signedIn(let roles):
-            guard let actor = context.actor else {
-                if context.request.method == .get {
-                    let next = context.request.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-                    return .redirect(to: "/login?next=\(next)")
-                }
-                return errorPage(.forbidden, locale: context.locale)
-            }
-            return roles.contains(actor.role) ? nil : errorPage(.forbidden, locale: context.locale, context: context)
-        case .inPatientMode:
-            return context.actor?.isPatientMode == true ? nil : errorPage(.forbidden, locale: context.locale, context: context)
+        if case .anyone = access { return nil }
+        guard let actor = context.actor else {
+            guard context.request.method == .get else { return errorPage(.forbidden, locale: context.locale) }
+            let next = context.request.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
+            return .redirect(to: "/login?next=\(next)")
         }
+        let allowed = switch access {
+        case .anyone: true
+        case .signedIn(let roles): roles.contains(actor.role)
+        case .inPatientMode: actor.isPatientMode
+        }
+        return allowed ? nil : errorPage(.forbidden, locale: context.locale, context: context)
     }
 
     public func errorResponse(_ status: Status, for request: Request) -> Response {

@@ -1,0 +1,104 @@
+"""Logging in as each demo role, logging out, and patient mode, in a real browser."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import DEMO_PASSWORD, serious_accessibility_violations
+
+
+def click_and_wait(page, element):
+    """Clicks something that loads a new page, and waits until it has."""
+    element.click()
+    WebDriverWait(page, 10).until(expected_conditions.staleness_of(element))
+
+
+def submit(page):
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
+
+
+def log_in(page, server, username, password=DEMO_PASSWORD):
+    page.get(server.url + "/login")
+    page.find_element(By.ID, "username").send_keys(username)
+    page.find_element(By.ID, "password").send_keys(password)
+    submit(page)
+
+
+def path_of(page):
+    return "/" + page.current_url.split("/", 3)[3]
+
+
+@pytest.mark.parametrize("username,home,heading", [
+    ("admin", "/admin", "Olá, Administração"),
+    ("ana", "/clinician", "Olá, Ana Souza"),
+    ("dani", "/trainer", "Olá, Daniel Rocha"),
+    ("bruno", "/tutor", "Olá, Bruno Costa"),
+    ("beatriz", "/tutor", "Hola, Beatriz Alves"),
+    ("elisa", "/patient", "Oi, Elisa Martins!"),
+])
+def test_each_role_lands_on_its_dashboard_and_logs_out(demo_server, page, username, home, heading):
+    log_in(page, demo_server, username)
+    assert path_of(page) == home
+    assert page.find_element(By.TAG_NAME, "h1").text == heading
+    assert serious_accessibility_violations(page) == []
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, ".site-nav form[action='/logout'] button"))
+    assert path_of(page) == "/login"
+    assert page.find_element(By.CSS_SELECTOR, ".flash").text in ("Você saiu.", "Ha cerrado la sesión.")
+    page.get(demo_server.url + home)
+    assert path_of(page).startswith("/login?next=")
+
+
+def test_wrong_password_keeps_the_username_and_says_why(demo_server, page):
+    log_in(page, demo_server, "ana", "not-the-password")
+    assert path_of(page) == "/login"
+    assert page.find_element(By.ID, "login-error").text == "Usuário ou senha incorretos."
+    assert page.find_element(By.ID, "username").get_attribute("value") == "ana"
+    assert page.find_element(By.ID, "password").get_attribute("value") == ""
+
+
+def test_patient_mode_cannot_be_left_without_the_tutors_password(demo_server, page):
+    log_in(page, demo_server, "bruno")
+    click_and_wait(page, page.find_element(By.XPATH, "//button[normalize-space()='Abrir modo paciente']"))
+    assert path_of(page) == "/patient"
+    assert page.find_element(By.TAG_NAME, "h1").text == "Oi, Carla Costa!"
+    tiles = page.find_elements(By.CSS_SELECTOR, ".tile")
+    assert len(tiles) == 4
+    assert all(t.size["height"] >= 64 and t.size["width"] >= 64 for t in tiles)
+    assert serious_accessibility_violations(page) == []
+
+    for adult_page in ("/tutor", "/account", "/clinician"):
+        page.get(demo_server.url + adult_page)
+        assert "Acesso negado" in page.find_element(By.TAG_NAME, "h1").text
+    assert page.find_elements(By.CSS_SELECTOR, "form[action='/logout']") == []
+
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Sair do modo paciente"))
+    page.find_element(By.ID, "password").send_keys("a guess")
+    submit(page)
+    assert page.find_element(By.ID, "password-error").text == "Senha incorreta."
+    page.get(demo_server.url + "/tutor")
+    assert "Acesso negado" in page.find_element(By.TAG_NAME, "h1").text
+
+    page.get(demo_server.url + "/patient-mode/exit")
+    page.find_element(By.ID, "password").send_keys(DEMO_PASSWORD)
+    submit(page)
+    assert path_of(page) == "/tutor"
+
+
+def test_clinician_adds_a_patient_from_a_phone(demo_server, page):
+    page.set_window_size(360, 740)
+    try:
+        log_in(page, demo_server, "ana")
+        click_and_wait(page, page.find_element(By.LINK_TEXT, "Novo paciente"))
+        submit(page)
+        assert page.find_element(By.ID, "displayName-error").text == "Informe o nome."
+        page.find_element(By.ID, "displayName").send_keys("Ígor Nunes")
+        page.find_element(By.ID, "diagnosis").send_keys("Apraxia da fala")
+        submit(page)
+        assert page.find_element(By.TAG_NAME, "h1").text == "Ígor Nunes"
+        assert page.find_element(By.CSS_SELECTOR, ".flash").text == "Paciente cadastrado."
+        overflow = page.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 0
+        assert serious_accessibility_violations(page) == []
+    finally:
+        page.set_window_size(768, 1024)
