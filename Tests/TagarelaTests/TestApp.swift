@@ -112,6 +112,14 @@ final class Browser {
         return response
     }
 
+    @discardableResult
+    func postMultipart(_ path: String, fields: [(String, String)],
+                       files: [(field: String, filename: String, contentType: String, content: [UInt8])]) throws -> WireResponse {
+        let response = try client.postMultipart(path, fields: [("_csrf", csrf)] + fields, files: files, headers: cookieHeader)
+        absorb(response)
+        return response
+    }
+
     func logIn(_ username: String, _ password: String) throws -> WireResponse {
         try get("/login")
         let response = try post("/login", [("username", username), ("password", password)])

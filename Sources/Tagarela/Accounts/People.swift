@@ -12,6 +12,7 @@ enum People {
         let birthDate: String?
         let sex: Patient.Sex?
         let diagnosis: String
+        let photoPath: String?
         let tutorNames: String?
     }
 
@@ -19,7 +20,7 @@ enum People {
     static func patients(visibleTo actor: Actor, matching search: String, _ db: Database) throws -> [PatientSummary] {
         let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
         var sql = """
-            SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis,
+            SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
                    (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
                     WHERE tp.patientId = p.userId) AS tutorNames
             FROM patient p JOIN user u ON u.id = p.userId
@@ -53,6 +54,7 @@ enum People {
         var startedOn: String?
         var contact: String
         var notes: String
+        var photoPath: String?
 
         static let fieldNames = ["displayName", "username", "birthDate", "sex", "diagnosis", "startedOn", "contact", "notes"]
 
@@ -90,7 +92,8 @@ enum People {
                         createdBy: actor.userId, createdAt: audit.now, updatedAt: audit.now)
         try user.insert(db)
         let patient = Patient(userId: user.id!, birthDate: fields.birthDate, sex: fields.sex, diagnosis: fields.diagnosis,
-                              startedOn: fields.startedOn, contact: fields.contact, notes: fields.notes)
+                              photoPath: fields.photoPath, startedOn: fields.startedOn, contact: fields.contact,
+                              notes: fields.notes)
         try patient.insert(db)
         try link.link(actor.userId, user.id!, at: audit.now, db)
         try audit.record(.create, "patient", user.id, fields.displayName, db)
@@ -111,6 +114,7 @@ enum People {
         patient.startedOn = fields.startedOn
         patient.contact = fields.contact
         patient.notes = fields.notes
+        patient.photoPath = fields.photoPath
         try patient.update(db)
         try audit.record(.update, "patient", id, fields.displayName, db)
     }

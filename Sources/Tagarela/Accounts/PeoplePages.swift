@@ -41,6 +41,7 @@ struct PatientPage: Sendable {
     let patientId: Int64
     let name: String
     let initials: String
+    let photoURL: String?
     let age: String?
     let sex: String?
     let diagnosis: String
@@ -61,6 +62,7 @@ struct PatientPage: Sendable {
         patientId = patient.userId
         name = user.displayName
         initials = Initials.of(user.displayName)
+        photoURL = patient.photoPath.map { _ in "/patients/\(patient.userId)/photo" }
         age = patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: ISODate.string(context.now, timeZone: zone)) }
             .map { t("age_years", ["years": "\($0)"]) }
         sex = patient.sex.map { t["sex_\($0.rawValue)"] }

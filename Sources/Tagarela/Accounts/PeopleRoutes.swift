@@ -12,6 +12,7 @@ enum PeopleRoutes {
         router.post("/patients", .signedIn([.clinician]), createPatient)
         router.get("/patients/:id", .signedIn([.clinician, .tutor]), showPatient)
         router.get("/patients/:id/edit", .signedIn([.clinician]), editPatient)
+        router.get("/patients/:id/photo", .signedIn([.clinician, .tutor, .trainer, .patient]), showPhoto)
         router.post("/patients/:id", .signedIn([.clinician]), updatePatient)
         router.post("/patients/:id/tutors", .signedIn([.clinician]), addTutor)
         router.post("/patients/:id/tutors/:tutor/unlink", .signedIn([.clinician]), unlinkTutor)
@@ -33,22 +34,55 @@ enum PeopleRoutes {
     }
 
     @Sendable static func createPatient(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
-        let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
-        let id = try context.database.write { db -> Int64? in
-            guard let fields else { return nil }
-            guard try People.isUsernameFree(fields.username, db) else {
-                form.fail("username", context.t["error_username_taken"]); return nil
+        withUploadedPhoto(context) { photo, photoProblem in
+            let actor = try context.requireActor()
+            var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
+            let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
+            if let photoProblem { form.fail("photo", photoProblem) }
+            let id = try context.database.write { db -> Int64? in
+                guard var fields, !form.hasErrors else { return nil }
+                guard try People.isUsernameFree(fields.username, db) else {
+                    form.fail("username", context.t["error_username_taken"]); return nil
+                }
+                fields.photoPath = photo
+                return try People.createPatient(fields, role: .clinician, by: actor, audit: context.audit, db)
             }
-            return try People.createPatient(fields, role: .clinician, by: actor, audit: context.audit, db)
+            guard let id else {
+                context.app.media.remove(photo)
+                return context.render("people/patient-form", title: "patient_new_title",
+                                      PersonFormPage(action: "/patients", form: form, isNew: true,
+                                                     cancelPath: Role.clinician.homePath, context.t),
+                                      status: .unprocessableContent)
+            }
+            return context.redirect(to: "/patients/\(id)", flash: "patient_created")
         }
-        guard let id else {
-            return context.render("people/patient-form", title: "patient_new_title",
-                                  PersonFormPage(action: "/patients", form: form, isNew: true, cancelPath: Role.clinician.homePath, context.t),
-                                  status: .unprocessableContent)
+    }
+
+    /// Runs `save` with the uploaded photo stored (or the reason it was refused). Converting an
+    /// image takes ffmpeg a while, so with a photo the work moves to the media pool.
+    static func withUploadedPhoto(
+        _ context: RequestContext, _ save: @escaping @Sendable (_ photo: String?, _ problem: String?) throws -> Response
+    ) -> Response {
+        guard let upload = context.request.file(named: "photo"), upload.size > 0 else {
+            return context.app.run({ _ in try save(nil, nil) }, context)
         }
-        return context.redirect(to: "/patients/\(id)", flash: "patient_created")
+        return .deferred(on: context.app.mediaPool) {
+            context.app.run({ context in
+                do {
+                    return try save(try context.app.media.storePhoto(upload), nil)
+                } catch is MediaStore.Failure {
+                    return try save(nil, context.t["error_photo_invalid"])
+                }
+            }, context)
+        }
+    }
+
+    @Sendable static func showPhoto(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let patient = try context.database.read { try PatientScope.find(context.id("id"), visibleTo: actor, $0) }
+        guard let path = patient.photoPath, let response = context.app.media.response(for: path, request: context.request)
+        else { throw AppError.notFound }
+        return response
     }
 
     @Sendable static func showPatient(_ context: RequestContext) throws -> Response {
@@ -79,25 +113,31 @@ enum PeopleRoutes {
     }
 
     @Sendable static func updatePatient(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
-        let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
-        let id = try context.database.write { db -> Int64? in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            guard let fields else { return nil }
-            guard try People.isUsernameFree(fields.username, except: patient.userId, db) else {
-                form.fail("username", context.t["error_username_taken"]); return nil
+        withUploadedPhoto(context) { photo, photoProblem in
+            let actor = try context.requireActor()
+            var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
+            let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
+            if let photoProblem { form.fail("photo", photoProblem) }
+            let outcome = try context.database.write { db -> (id: Int64, replaced: String?)? in
+                let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+                guard var fields, !form.hasErrors else { return nil }
+                guard try People.isUsernameFree(fields.username, except: patient.userId, db) else {
+                    form.fail("username", context.t["error_username_taken"]); return nil
+                }
+                fields.photoPath = photo ?? patient.photoPath
+                try People.updatePatient(patient.userId, fields, audit: context.audit, db)
+                return (patient.userId, photo == nil ? nil : patient.photoPath)
             }
-            try People.updatePatient(patient.userId, fields, audit: context.audit, db)
-            return patient.userId
+            guard let outcome else {
+                context.app.media.remove(photo)
+                let path = "/patients/\(context.id("id") ?? 0)"
+                return context.render("people/patient-form", title: "patient_edit_title",
+                                      PersonFormPage(action: path, form: form, isNew: false, cancelPath: path, context.t),
+                                      status: .unprocessableContent)
+            }
+            context.app.media.remove(outcome.replaced)  // only once the new one is committed
+            return context.redirect(to: "/patients/\(outcome.id)", flash: "patient_updated")
         }
-        guard let id else {
-            let path = "/patients/\(context.id("id") ?? 0)"
-            return context.render("people/patient-form", title: "patient_edit_title",
-                                  PersonFormPage(action: path, form: form, isNew: false, cancelPath: path, context.t),
-                                  status: .unprocessableContent)
-        }
-        return context.redirect(to: "/patients/\(id)", flash: "patient_updated")
     }
 
     /// Links a tutor to the patient: an existing one by username, or a new one, who then gets an invitation.
@@ -256,6 +296,7 @@ enum PeopleRoutes {
             guard var fields else { return nil }
             fields.diagnosis = patient.diagnosis
             fields.startedOn = patient.startedOn
+            fields.photoPath = patient.photoPath
             try People.updatePatient(patient.userId, fields, audit: context.audit, db)
             return patient.userId
         }

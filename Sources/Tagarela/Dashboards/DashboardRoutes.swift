@@ -47,6 +47,7 @@ struct PatientRow: Sendable {
     let id: Int64
     let name: String
     let initials: String
+    let photoURL: String?
     let age: String?
     let diagnosis: String
     let tutors: String?
@@ -55,6 +56,7 @@ struct PatientRow: Sendable {
         id = summary.id
         name = summary.displayName
         initials = Initials.of(summary.displayName)
+        photoURL = summary.photoPath.map { _ in "/patients/\(summary.id)/photo" }
         let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
         age = summary.birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { context.t("age_years", ["years": "\($0)"]) }
         diagnosis = summary.diagnosis

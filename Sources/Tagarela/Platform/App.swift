@@ -24,6 +24,9 @@ public final class App: Responder {
     /// Password hashing runs here, never on a server thread; one core stays free for pages.
     let hashingPool = WorkPool(name: "argon2", maxConcurrent: ProcessInfo.processInfo.activeProcessorCount - 1)
     let loginThrottle = LoginThrottle()
+    /// Image and audio conversion (ffmpeg) runs here, one job at a time.
+    let mediaPool = WorkPool(name: "media", maxConcurrent: 1)
+    let media: MediaStore
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
@@ -67,6 +70,7 @@ public final class App: Responder {
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
                              icon: staticFiles.url(for: "/img/icon.svg"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
+        self.media = MediaStore(directory: configuration.mediaDirectory)
         self.decoyHash = passwords.hash(Token.make())
     }
 
@@ -138,20 +142,25 @@ public final class App: Responder {
             }
         }
 
-        var response: Response
-        do {
-            response = try route.handler(context)
-        } catch let error as AppError {
-            response = errorPage(error.status, locale: locale)
-        } catch {
-            logger.error("handler failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-            response = errorPage(.internalServerError, locale: locale)
-        }
+        var response = run(route.handler, context)
         if signedIn == nil, anonymousToken == nil, response.headers["Content-Type"]?.hasPrefix("text/html") == true {
             response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: csrfToken,
                                          secure: configuration.secureCookies, sameSite: .strict))
         }
         return response
+    }
+
+    /// Calls a handler, turning what it throws into the matching error page. The one place that
+    /// maps errors to statuses; deferred work (logins, uploads) comes through here too.
+    func run(_ handler: (RequestContext) throws -> Response, _ context: RequestContext) -> Response {
+        do {
+            return try handler(context)
+        } catch let error as AppError {
+            return errorPage(error.status, locale: context.locale, context: context)
+        } catch {
+            logger.error("handler failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            return errorPage(.internalServerError, locale: context.locale, context: context)
+        }
     }
 
     /// The answer when `access` does not let this request through, or nil when it does.

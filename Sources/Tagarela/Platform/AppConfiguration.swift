@@ -39,12 +39,13 @@ public struct AppConfiguration: Sendable {
 
     public var databasePath: String { dataDirectory + "/db/tagarela.sqlite" }
     public var uploadsDirectory: String { dataDirectory + "/tmp" }
+    public var mediaDirectory: String { dataDirectory + "/media" }
     public var templatesDirectory: String { resourcesDirectory + "/Templates" }
     public var publicDirectory: String { resourcesDirectory + "/Public" }
 
     /// Creates the data directory layout if it is missing.
     func prepareDirectories() throws {
-        for directory in [dataDirectory + "/db", uploadsDirectory] {
+        for directory in [dataDirectory + "/db", uploadsDirectory, mediaDirectory] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
     }

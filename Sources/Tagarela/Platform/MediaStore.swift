@@ -1,0 +1,71 @@
+import Foundation
+import HTTPServer
+
+/// Images people upload (patient photos now, symbol pictures later): checked by their content,
+/// never by their name, and re-encoded by ffmpeg so what is stored is a plain, bounded JPEG.
+struct MediaStore: Sendable {
+    let directory: String
+
+    enum ImageKind: String, Sendable { case png, jpeg, webp }
+
+    enum Failure: Error, Equatable {
+        /// Not a PNG, JPEG or WebP (an SVG, a PDF, a renamed file…).
+        case notAnImage
+        /// ffmpeg could not read or write it.
+        case unreadable
+    }
+
+    /// What the first bytes say the file is. Pure.
+    static func kind(of header: [UInt8]) -> ImageKind? {
+        if header.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if header.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if header.count >= 12, header.starts(with: Array("RIFF".utf8)), Array(header[8..<12]) == Array("WEBP".utf8) {
+            return .webp
+        }
+        return nil
+    }
+
+    /// Stores `upload` as a JPEG at most `maxSide` pixels on its longer side, keeping proportions;
+    /// returns its path relative to the media directory.
+    func storePhoto(_ upload: UploadedFile, maxSide: Int = 512) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: upload.temporaryPath))
+        let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
+        try handle.close()
+        guard Self.kind(of: header) != nil else { throw Failure.notAnImage }
+
+        let relative = "photos/\(UUID().uuidString.lowercased()).jpg"
+        let target = directory + "/" + relative
+        try FileManager.default.createDirectory(atPath: directory + "/photos", withIntermediateDirectories: true)
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-i", upload.temporaryPath, "-frames:v", "1",
+                            "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease",
+                            "-q:v", "4", target]
+        ffmpeg.standardOutput = FileHandle.nullDevice
+        ffmpeg.standardError = FileHandle.nullDevice
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        guard ffmpeg.terminationStatus == 0, FileManager.default.fileExists(atPath: target) else {
+            try? FileManager.default.removeItem(atPath: target)
+            throw Failure.unreadable
+        }
+        return relative
+    }
+
+    func remove(_ relative: String?) {
+        guard let relative, !relative.contains("..") else { return }
+        try? FileManager.default.removeItem(atPath: directory + "/" + relative)
+    }
+
+    /// The stored file as a response, for a path that came from the database.
+    func response(for relative: String, request: Request) -> Response? {
+        guard !relative.contains(".."), let data = FileManager.default.contents(atPath: directory + "/" + relative) else { return nil }
+        var headers = Headers()
+        let etag = "\"\(relative.split(separator: "/").last ?? "")\""  // the name is random and never reused
+        headers["ETag"] = etag
+        headers["Cache-Control"] = "private, max-age=86400"
+        if request.headers["If-None-Match"] == etag { return Response(status: .notModified, headers: headers) }
+        headers["Content-Type"] = "image/jpeg"
+        return Response(status: .ok, headers: headers, body: [UInt8](data))
+    }
+}
