@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Patients, their tutors and invitations (clinicians), and clients (trainers).
 enum PeopleRoutes {
-    static let templates = ["people/patient", "people/patient-form", "people/client", "people/client-form",
+    static let templates = ["people/patient", "people/patient-form", "people/client-form",
                             "people/invitation-created"]
 
     static func add(to router: inout Router<Route>) {
@@ -19,7 +19,6 @@ enum PeopleRoutes {
         router.post("/people/:id/invitation", .signedIn([.clinician, .admin]), invite)
         router.get("/clients/new", .signedIn([.trainer]), newClient)
         router.post("/clients", .signedIn([.trainer]), createClient)
-        router.get("/clients/:id", .signedIn([.trainer]), showClient)
         router.get("/clients/:id/edit", .signedIn([.trainer]), editClient)
         router.post("/clients/:id", .signedIn([.trainer]), updateClient)
     }
@@ -244,34 +243,39 @@ enum PeopleRoutes {
 
     // MARK: - Clients (trainers)
 
-    static let clientFields = ["displayName", "sex", "birthDate", "contact", "notes"]
+    static let clientFields = ["displayName", "sex", "birthDate", "contact", "notes", "reevaluationDays"]
+
+    /// Days between evaluations, 7 to 730; empty means the default 90.
+    static func readInterval(_ form: inout FormState, _ t: Translator) -> Int? {
+        let text = form["reevaluationDays"].trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return 90 }
+        guard let days = Int(text), (7...730).contains(days) else {
+            form.fail("reevaluationDays", t["error_interval"]); return nil
+        }
+        return days
+    }
 
     @Sendable static func newClient(_ context: RequestContext) -> Response {
         context.render("people/client-form", title: "client_new_title",
-                       PersonFormPage(action: "/clients", form: FormState(), isNew: true, cancelPath: Role.trainer.homePath, context.t))
+                       PersonFormPage(action: "/clients", form: FormState(values: ["reevaluationDays": "90"]), isNew: true,
+                                      cancelPath: Role.trainer.homePath, context.t))
     }
 
     @Sendable static func createClient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
-        guard let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now) else {
+        let interval = readInterval(&form, context.t)
+        guard let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now), let interval else {
             return context.render("people/client-form", title: "client_new_title",
                                   PersonFormPage(action: "/clients", form: form, isNew: true, cancelPath: Role.trainer.homePath, context.t),
                                   status: .unprocessableContent)
         }
         let id = try context.database.write { db in
-            try People.createPatient(fields, role: .trainer, by: actor, audit: context.audit, db)
+            let id = try People.createPatient(fields, role: .trainer, by: actor, audit: context.audit, db)
+            try Evaluations.setInterval(interval, trainerId: actor.userId, patientId: id, db)
+            return id
         }
         return context.redirect(to: "/clients/\(id)", flash: "client_created")
-    }
-
-    @Sendable static func showClient(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let page = try context.database.read { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            return ClientPage(patient: patient, user: try User.fetchOne(db, key: patient.userId)!, context: context)
-        }
-        return context.render("people/client", title: "client_title", page)
     }
 
     @Sendable static func editClient(_ context: RequestContext) throws -> Response {
@@ -280,8 +284,12 @@ enum PeopleRoutes {
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
             return (patient, try User.fetchOne(db, key: patient.userId)!)
         }
+        let interval = try context.database.read {
+            try Evaluations.interval(trainerId: actor.userId, patientId: patient.userId, $0)
+        }
         let form = FormState(values: ["displayName": user.displayName, "sex": patient.sex?.rawValue ?? "",
-                                      "birthDate": patient.birthDate ?? "", "contact": patient.contact, "notes": patient.notes])
+                                      "birthDate": patient.birthDate ?? "", "contact": patient.contact, "notes": patient.notes,
+                                      "reevaluationDays": "\(interval)"])
         return context.render("people/client-form", title: "client_edit_title",
                               PersonFormPage(action: "/clients/\(patient.userId)", form: form, isNew: false,
                                              cancelPath: "/clients/\(patient.userId)", context.t))
@@ -290,10 +298,12 @@ enum PeopleRoutes {
     @Sendable static func updateClient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
+        let interval = readInterval(&form, context.t)
         let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
         let id = try context.database.write { db -> Int64? in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            guard var fields else { return nil }
+            guard var fields, let interval else { return nil }
+            try Evaluations.setInterval(interval, trainerId: actor.userId, patientId: patient.userId, db)
             fields.diagnosis = patient.diagnosis
             fields.startedOn = patient.startedOn
             fields.photoPath = patient.photoPath

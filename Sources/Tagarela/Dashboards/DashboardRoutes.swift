@@ -36,9 +36,13 @@ enum DashboardRoutes {
     @Sendable static func trainer(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let clients = try context.database.read { try People.patients(visibleTo: actor, matching: search, $0) }
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        let (clients, reminders) = try context.database.read { db in
+            (try People.patients(visibleTo: actor, matching: search, db),
+             try Evaluations.reminders(for: actor.userId, today: today, db))
+        }
         return context.render("dashboards/trainer", title: "dashboard_trainer_title",
-                              TrainerDashboard(actor: actor, search: search, clients: clients, context: context))
+                              TrainerDashboard(actor: actor, search: search, clients: clients, reminders: reminders, context: context))
     }
 }
 
@@ -115,13 +119,27 @@ struct PatientDashboard: Sendable {
 }
 
 struct TrainerDashboard: Sendable {
+    struct Reminder: Sendable {
+        let id: Int64
+        let name: String
+        let text: String
+        let isOverdue: Bool
+    }
+
     let greeting: String
     let search: String
     let clients: [PatientRow]
     let isEmpty: Bool
     let countText: String
+    let reminders: [Reminder]
 
-    init(actor: Actor, search: String, clients: [People.PatientSummary], context: RequestContext) {
+    init(actor: Actor, search: String, clients: [People.PatientSummary], reminders: [Evaluations.Reminder],
+         context: RequestContext) {
+        self.reminders = reminders.map { reminder in
+            Reminder(id: reminder.patientId, name: reminder.name,
+                     text: ClientHistoryPage.reminderText((reminder.status, reminder.dueOn), context.t, context.format) ?? "",
+                     isOverdue: reminder.status == .overdue)
+        }
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         self.search = search
         self.clients = clients.map { PatientRow($0, context: context) }

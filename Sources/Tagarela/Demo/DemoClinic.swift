@@ -61,9 +61,47 @@ public enum DemoClinic {
             ] {
                 try link.link(staff, patient, at: now, db)
             }
+            try seedEvaluations(db, trainer: dani, fernanda: fernanda, gustavo: gustavo, now: now)
             try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES (?, ?, ?)",
                            arguments: [markerKey, ISO8601DateFormatter().string(from: now), now])
             return logins
+        }
+    }
+
+    /// A year of evaluations: Gustavo (7 sites, five visits, slowly leaner) is up to date; Fernanda
+    /// (3 sites, then 7 sites) is overdue, and her last two cannot compare % fat.
+    static func seedEvaluations(_ db: Database, trainer: Int64, fernanda: Int64, gustavo: Int64, now: Date) throws {
+        let audit = AuditContext(actorId: trainer, actorName: "Daniel Rocha", clientAddress: "demo", now: now)
+        let zone = TimeZone(identifier: "UTC")!
+        func date(daysAgo: Int) -> String { ISODate.string(now.addingTimeInterval(-Double(daysAgo) * 86_400), timeZone: zone) }
+        let gustavoVisits: [(Int, Double, [Double], Double, Double)] = [  // days ago, kg, 7 skinfolds, waist, hip
+            (360, 92.4, [22, 24, 30, 16, 26, 24, 20], 99, 104), (270, 90.8, [21, 23, 28, 15, 25, 22, 19], 97, 103),
+            (180, 89.1, [19, 21, 26, 14, 23, 20, 18], 95, 102), (95, 87.9, [18, 20, 24, 13, 22, 19, 17], 93.5, 101.5),
+            (20, 86.6, [17, 18, 22, 12, 20, 17, 16], 92, 101),
+        ]
+        for (daysAgo, weight, folds, waist, hip) in gustavoVisits {
+            let taken = date(daysAgo: daysAgo)
+            let sites: [SkinfoldSite] = [.chest, .midaxillary, .abdominal, .triceps, .subscapular, .suprailiac, .thigh]
+            let input = EvaluationInput(skinfoldProtocol: .jp7, takenOn: taken, weightKg: weight, heightM: 1.78,
+                                        skinfolds: Dictionary(uniqueKeysWithValues: zip(sites, folds.map { [$0] })),
+                                        perimeters: [.waist: waist, .hip: hip, .armRelaxedRight: 34, .thighRight: 58])
+            _ = try Evaluations.save(input, patientId: gustavo, sex: .male,
+                                     age: Double(ISODate.age(birthDate: "1979-11-11", today: taken) ?? 46),
+                                     audit: audit, trainerId: trainer, db)
+        }
+        let fernandaVisits: [(Int, Double, SkinfoldProtocol, [SkinfoldSite: [Double]])] = [
+            (330, 68.2, .jp3, [.triceps: [24, 25], .suprailiac: [19], .thigh: [31, 30, 31]]),
+            (220, 66.9, .jp3, [.triceps: [22], .suprailiac: [17], .thigh: [29]]),
+            (120, 65.7, .jp7, [.chest: [12], .midaxillary: [13], .triceps: [21], .subscapular: [15], .abdominal: [22],
+                               .suprailiac: [16], .thigh: [28]]),
+        ]
+        for (daysAgo, weight, skinfoldProtocol, folds) in fernandaVisits {
+            let taken = date(daysAgo: daysAgo)
+            let input = EvaluationInput(skinfoldProtocol: skinfoldProtocol, takenOn: taken, weightKg: weight, heightM: 1.65,
+                                        skinfolds: folds, perimeters: [.waist: 76, .hip: 100])
+            _ = try Evaluations.save(input, patientId: fernanda, sex: .female,
+                                     age: Double(ISODate.age(birthDate: "1988-07-30", today: taken) ?? 37),
+                                     audit: audit, trainerId: trainer, db)
         }
     }
 }

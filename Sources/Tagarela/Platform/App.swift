@@ -32,7 +32,7 @@ public final class App: Responder {
 
     /// Every template a page names; checked at start.
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
-        + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates
+        + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -52,6 +52,7 @@ public final class App: Responder {
         DashboardRoutes.add(to: &router)
         PeopleRoutes.add(to: &router)
         AdminRoutes.add(to: &router)
+        BodyCompositionRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock)
@@ -68,7 +69,8 @@ public final class App: Responder {
         self.logger = logger
         self.clock = clock
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
-                             icon: staticFiles.url(for: "/img/icon.svg"))
+                             icon: staticFiles.url(for: "/img/icon.svg"),
+                             evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.decoyHash = passwords.hash(Token.make())
@@ -200,6 +202,13 @@ public final class App: Responder {
             response.setCookie(.expired(Self.flashCookie, secure: configuration.secureCookies))
         }
         return response
+    }
+
+    /// A piece of a page (no layout) for scripts that update part of a page in place.
+    func renderFragment(_ template: String, _ model: some Sendable, locale: AppLocale) -> Response {
+        let translator = catalogues.translator(for: locale)
+        let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: "", chrome: PageChrome())
+        return .html(templates.render(template, page))
     }
 
     func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {

@@ -87,4 +87,5 @@ struct PageChrome: Sendable {
 struct Assets: Sendable {
     let stylesheet: String
     let icon: String
+    let evaluationScript: String
 }

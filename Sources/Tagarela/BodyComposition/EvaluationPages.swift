@@ -1,0 +1,329 @@
+import Foundation
+
+/// The computed results of an evaluation, formatted for the page (and for the live preview).
+struct ResultsView: Sendable {
+    struct Row: Sendable {
+        let label: String
+        let value: String
+        let note: String?
+    }
+
+    let rows: [Row]
+    let warning: String?
+
+    init?(_ details: EvaluationDetails, _ t: Translator, _ format: LocalizedFormat) {
+        guard let result = details.result else { return nil }
+        let sex = details.sex
+        func kg(_ value: Double) -> String { "\(format.decimal(value)) kg" }
+        var rows: [Row] = [
+            Row(label: t["result_sum_skinfolds"], value: "\(format.decimal(result.sumOfSkinfolds)) mm", note: nil),
+            Row(label: t["result_density"], value: "\(format.decimal(result.density, fractionDigits: 4)) g/cm³", note: nil),
+            Row(label: t["result_percent_fat"], value: "\(format.decimal(result.percentFat)) %",
+                note: t["fat_class_\(result.fatClass.rawValue)"]),
+            Row(label: t["result_fat_mass"], value: kg(result.fatMassKg), note: nil),
+            Row(label: t["result_lean_mass"], value: kg(result.leanMassKg), note: "\(format.decimal(result.percentLean)) %"),
+            Row(label: t["result_ideal_weight"], value: kg(result.idealWeightKg), note: Self.goal(result.weightChangeKg, t, format)),
+        ]
+        let bmi = details.bmi
+        rows.append(Row(label: t["result_bmi"], value: format.decimal(bmi), note: t["bmi_class_\(BMIClass.classify(bmi: bmi).rawValue)"]))
+        if let waist = details.perimeters[.waist], let hip = details.perimeters[.hip] {
+            let ratio = waist / hip
+            let risk = WaistHipRisk.classify(ratio: ratio, sex: sex, age: details.evaluation.ageYears)
+            rows.append(Row(label: t["result_waist_hip"], value: format.decimal(ratio, fractionDigits: 2),
+                            note: t["risk_\(risk.risk.rawValue)"] + (risk.isExtrapolated ? " " + t["risk_extrapolated"] : "")))
+        }
+        if let waist = details.perimeters[.waist] {
+            rows.append(Row(label: t["result_waist"], value: "\(format.decimal(waist)) cm",
+                            note: t["waist_risk_\(WaistRisk.classify(waistCm: waist, sex: sex).rawValue)"]))
+        }
+        self.rows = rows
+        warning = result.ageIsValidated ? nil : t("warning_age_range", ["age": "\(Int(details.evaluation.ageYears))"])
+    }
+
+    static func goal(_ change: Double, _ t: Translator, _ format: LocalizedFormat) -> String {
+        if abs(change) < 0.5 { return t["goal_keep"] }
+        return change < 0
+            ? t("goal_lose", ["kg": format.decimal(-change)])
+            : t("goal_gain", ["kg": format.decimal(change)])
+    }
+}
+
+/// The evaluation form, with results once the required fields are valid.
+struct EvaluationFormPage: Sendable {
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let sites: String
+        let isSelected: Bool
+    }
+
+    struct SkinfoldRow: Sendable {
+        let site: String
+        let label: String
+        /// Space-separated protocols using this site for the client's sex, for the script that hides the others.
+        let protocols: String
+        let isUsed: Bool
+        let fields: [Field]
+        let error: String?
+    }
+
+    struct Field: Sendable {
+        let name: String
+        let label: String
+        var placeholder = ""
+        let value: String
+        let isInvalid: Bool
+    }
+
+    let clientId: Int64
+    let clientName: String
+    let sexLabel: String
+    let age: String
+    let protocols: [Option]
+    let skinfolds: [SkinfoldRow]
+    let perimeters: [Field]
+    let perimeterErrors: [String]
+    let form: FormState
+    let results: ResultsView?
+    let missingProfile: Bool
+
+    init(clientId: Int64, clientName: String, sex: BiologicalSex?, age: Int?, form: FormState,
+         results: ResultsView?, _ t: Translator) {
+        self.clientId = clientId
+        self.clientName = clientName
+        sexLabel = sex.map { t["sex_\($0.rawValue)"] } ?? ""
+        self.age = age.map { t("age_years", ["years": "\($0)"]) } ?? ""
+        missingProfile = sex == nil || age == nil
+        let chosen = SkinfoldProtocol(rawValue: form["protocol"]) ?? .jp7
+        let sexForSites = sex ?? .female
+        protocols = SkinfoldProtocol.allCases.map { option in
+            Option(value: option.rawValue, label: t["protocol_\(option.rawValue)"],
+                   sites: option.sites(for: sexForSites).map { t["skinfold_\($0.rawValue)"] }.joined(separator: ", "),
+                   isSelected: option == chosen)
+        }
+        skinfolds = SkinfoldSite.allCases.map { site in
+            let users = SkinfoldProtocol.allCases.filter { $0.sites(for: sexForSites).contains(site) }
+            let fields = (1...3).map { index in
+                Field(name: EvaluationInput.skinfoldField(site, index),
+                      label: t("skinfold_reading_of", ["site": t["skinfold_\(site.rawValue)"], "n": "\(index)"]),
+                      placeholder: t("skinfold_reading", ["n": "\(index)"]),
+                      value: form[EvaluationInput.skinfoldField(site, index)],
+                      isInvalid: form.errors[EvaluationInput.skinfoldField(site, index)] != nil)
+            }
+            return SkinfoldRow(site: site.rawValue, label: t["skinfold_\(site.rawValue)"],
+                               protocols: users.map(\.rawValue).joined(separator: " "),
+                               isUsed: chosen.sites(for: sexForSites).contains(site), fields: fields,
+                               error: (1...3).lazy.compactMap { form.errors[EvaluationInput.skinfoldField(site, $0)] }.first)
+        }
+        perimeters = PerimeterSite.allCases.map { site in
+            let name = EvaluationInput.perimeterField(site)
+            return Field(name: name, label: t[site.catalogueKey], value: form[name], isInvalid: form.errors[name] != nil)
+        }
+        perimeterErrors = PerimeterSite.allCases.compactMap { form.errors[EvaluationInput.perimeterField($0)] }
+        self.form = form
+        self.results = results
+    }
+}
+
+/// A client's page: profile, re-evaluation reminder, evaluation history, trend charts.
+struct ClientHistoryPage: Sendable {
+    struct Row: Sendable {
+        let id: Int64
+        let date: String
+        let protocolName: String
+        let weight: String
+        let percentFat: String
+        let sumOfSkinfolds: String
+        let isFirst: Bool
+        let isLast: Bool
+    }
+
+    struct Chart: Sendable {
+        let svg: String
+    }
+
+    let client: ClientPage
+    let reevaluationDays: Int
+    let reminder: String?
+    let reminderIsOverdue: Bool
+    let evaluations: [Row]
+    let hasEvaluations: Bool
+    let canCompare: Bool
+    let charts: [Chart]
+    let perimeterCharts: [Chart]
+
+    init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
+         _ t: Translator, _ format: LocalizedFormat) {
+        self.client = client
+        self.reevaluationDays = reevaluationDays
+        let status = Reevaluation.status(lastTakenOn: history.last?.evaluation.takenOn, intervalDays: reevaluationDays, today: today)
+        reminder = Self.reminderText(status, t, format)
+        reminderIsOverdue = status.status == .overdue
+        evaluations = history.enumerated().reversed().map { index, details in
+            Row(id: details.id, date: Self.date(details.evaluation.takenOn, format),
+                protocolName: t["protocol_\(details.skinfoldProtocol.rawValue)"],
+                weight: "\(format.decimal(details.weightKg)) kg",
+                percentFat: details.result.map { "\(format.decimal($0.percentFat)) %" } ?? "—",
+                sumOfSkinfolds: details.result.map { "\(format.decimal($0.sumOfSkinfolds)) mm" } ?? "—",
+                isFirst: index == 0, isLast: index == history.count - 1)
+        }
+        hasEvaluations = !history.isEmpty
+        canCompare = history.count >= 2
+        let labels = history.map { format.shortDate(ISODate.date($0.evaluation.takenOn, timeZone: format.timeZone) ?? Date()) }
+        let formatter: @Sendable (Double) -> String = { format.decimal($0) }
+        let results = history.map(\.result)
+        if history.isEmpty {
+            charts = []
+            perimeterCharts = []
+            return
+        }
+        charts = [
+            LineChart(title: t["result_weight"], unit: "kg", labels: labels,
+                      series: [.init(name: t["result_weight"], values: history.map(\.weightKg), colour: LineChart.palette[0])],
+                      format: formatter),
+            LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
+                      series: [.init(name: t["result_percent_fat"], values: results.map { $0?.percentFat }, colour: LineChart.palette[1])],
+                      format: formatter),
+            LineChart(title: t["chart_masses"], unit: "kg", labels: labels,
+                      series: [.init(name: t["result_fat_mass"], values: results.map { $0?.fatMassKg }, colour: LineChart.palette[1]),
+                               .init(name: t["result_lean_mass"], values: results.map { $0?.leanMassKg }, colour: LineChart.palette[2])],
+                      format: formatter),
+        ].map { Chart(svg: $0.svg) }
+        perimeterCharts = PerimeterSite.allCases.compactMap { site in
+            let values = history.map { $0.perimeters[site] }
+            guard values.compactMap({ $0 }).count >= 1 else { return nil }
+            return Chart(svg: LineChart(title: t[site.catalogueKey], unit: "cm", labels: labels,
+                                        series: [.init(name: t[site.catalogueKey], values: values, colour: LineChart.palette[3])],
+                                        format: formatter).svg)
+        }
+    }
+
+    static func date(_ iso: String, _ format: LocalizedFormat) -> String {
+        ISODate.date(iso, timeZone: format.timeZone).map(format.shortDate) ?? iso
+    }
+
+    static func reminderText(_ status: (status: Reevaluation.Status, dueOn: String?), _ t: Translator,
+                             _ format: LocalizedFormat) -> String? {
+        let due = status.dueOn.map { date($0, format) } ?? ""
+        switch status.status {
+        case .never: return t["reminder_never"]
+        case .upToDate: return t("reminder_up_to_date", ["date": due])
+        case .due: return t("reminder_due", ["date": due])
+        case .overdue: return t("reminder_overdue", ["date": due])
+        }
+    }
+}
+
+/// One evaluation as a printable report.
+struct EvaluationReportPage: Sendable {
+    struct Measure: Sendable {
+        let label: String
+        let value: String
+    }
+
+    let clientId: Int64
+    let clientName: String
+    let date: String
+    let protocolName: String
+    let sexAndAge: String
+    let weight: String
+    let height: String
+    let skinfolds: [Measure]
+    let perimeters: [Measure]
+    let results: ResultsView?
+    let chart: String
+    /// Set right after saving: the page tells the form's script to drop the draft it kept.
+    let savedDraft: String?
+
+    init(clientId: Int64, clientName: String, details: EvaluationDetails, history: [EvaluationDetails],
+         justSaved: Bool, _ t: Translator, _ format: LocalizedFormat) {
+        self.clientId = clientId
+        savedDraft = justSaved ? "evaluation-\(clientId)" : nil
+        self.clientName = clientName
+        date = ClientHistoryPage.date(details.evaluation.takenOn, format)
+        protocolName = t["protocol_\(details.skinfoldProtocol.rawValue)"]
+        sexAndAge = t["sex_\(details.sex.rawValue)"] + " · " + t("age_years", ["years": "\(Int(details.evaluation.ageYears))"])
+        weight = "\(format.decimal(details.weightKg)) kg"
+        height = "\(format.decimal(details.heightM, fractionDigits: 2)) m"
+        skinfolds = details.skinfoldProtocol.sites(for: details.sex).map { site in
+            let readings = details.skinfolds[site] ?? []
+            let median = BodyCompositionRules.median(readings).map { "\(format.decimal($0)) mm" } ?? "—"
+            let detail = readings.count > 1 ? " (" + readings.map { format.decimal($0) }.joined(separator: " · ") + ")" : ""
+            return Measure(label: t["skinfold_\(site.rawValue)"], value: median + detail)
+        }
+        perimeters = PerimeterSite.allCases.compactMap { site in
+            details.perimeters[site].map { Measure(label: t[site.catalogueKey], value: "\(format.decimal($0)) cm") }
+        }
+        results = ResultsView(details, t, format)
+        let upToThis = history.filter { $0.evaluation.takenOn <= details.evaluation.takenOn }
+        chart = LineChart(title: t["chart_history"], unit: "kg · %",
+                          labels: upToThis.map { ClientHistoryPage.date($0.evaluation.takenOn, format) },
+                          series: [.init(name: t["result_weight"], values: upToThis.map(\.weightKg), colour: LineChart.palette[0]),
+                                   .init(name: t["result_percent_fat"], values: upToThis.map { $0.result?.percentFat }, colour: LineChart.palette[1])],
+                          format: { format.decimal($0) }).svg
+    }
+}
+
+/// Two evaluations side by side, with the differences and whether each is a real change.
+struct ComparisonPage: Sendable {
+    struct Line: Sendable {
+        let label: String
+        let first: String
+        let second: String
+        let difference: String
+        let verdict: String
+        let isRealChange: Bool
+    }
+
+    let clientId: Int64
+    let clientName: String
+    let firstDate: String
+    let secondDate: String
+    let protocolNote: String?
+    let lines: [Line]
+
+    init(clientId: Int64, clientName: String, first a: EvaluationDetails, second b: EvaluationDetails,
+         _ t: Translator, _ format: LocalizedFormat) {
+        self.clientId = clientId
+        self.clientName = clientName
+        firstDate = ClientHistoryPage.date(a.evaluation.takenOn, format)
+        secondDate = ClientHistoryPage.date(b.evaluation.takenOn, format)
+        var lines: [Line] = []
+        func add(_ label: String, _ x: Double?, _ y: Double?, unit: String, digits: Int = 1,
+                 _ change: (Double, Double) -> MeasurementChange) {
+            guard let x, let y else { return }
+            let delta = y - x
+            let sign = delta > 0 ? "+" : ""
+            let real: Bool
+            switch change(x, y) {
+            case .changed: real = true
+            case .noRealChange: real = false
+            }
+            lines.append(Line(label: label, first: "\(format.decimal(x, fractionDigits: digits)) \(unit)",
+                              second: "\(format.decimal(y, fractionDigits: digits)) \(unit)",
+                              difference: "\(sign)\(format.decimal(delta, fractionDigits: digits)) \(unit)",
+                              verdict: real ? t["change_real"] : t["change_none"], isRealChange: real))
+        }
+        add(t["result_weight"], a.weightKg, b.weightKg, unit: "kg", MeasurementChange.weight)
+        let sameProtocol = a.skinfoldProtocol == b.skinfoldProtocol
+        if sameProtocol {
+            add(t["result_sum_skinfolds"], a.result?.sumOfSkinfolds, b.result?.sumOfSkinfolds, unit: "mm", MeasurementChange.sumOfSkinfolds)
+            add(t["result_percent_fat"], a.result?.percentFat, b.result?.percentFat, unit: "%", MeasurementChange.percentFat)
+            add(t["result_fat_mass"], a.result?.fatMassKg, b.result?.fatMassKg, unit: "kg", MeasurementChange.mass)
+            add(t["result_lean_mass"], a.result?.leanMassKg, b.result?.leanMassKg, unit: "kg", MeasurementChange.mass)
+            protocolNote = nil
+        } else {
+            protocolNote = t("compare_protocols_differ", ["first": t["protocol_\(a.skinfoldProtocol.rawValue)"],
+                                                          "second": t["protocol_\(b.skinfoldProtocol.rawValue)"]])
+            for site in SkinfoldSite.allCases {
+                add(t["skinfold_\(site.rawValue)"], a.skinfoldValues[site], b.skinfoldValues[site], unit: "mm") {
+                    MeasurementChange.perimeter(from: $0, to: $1)  // a single site: ±1 mm is within error too
+                }
+            }
+        }
+        for site in PerimeterSite.allCases {
+            add(t[site.catalogueKey], a.perimeters[site], b.perimeters[site], unit: "cm", MeasurementChange.perimeter)
+        }
+        self.lines = lines
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A small server-rendered SVG line chart: no script, no inline style (the CSP forbids both),
+/// colours as presentation attributes, and every text escaped. Pure.
+struct LineChart: Sendable {
+    struct Series: Sendable {
+        let name: String
+        let values: [Double?]
+        let colour: String
+    }
+
+    let title: String
+    let unit: String
+    /// One label per point (dates), shown under the first and last points and the middle one.
+    let labels: [String]
+    let series: [Series]
+    var width = 640.0
+    var height = 240.0
+
+    /// A value formatter for the axis and point labels (the locale's decimal mark).
+    let format: @Sendable (Double) -> String
+
+    static let palette = ["#0b7a5a", "#b3261e", "#1d4ed8", "#8a4b08"]
+
+    var svg: String {
+        let values = series.flatMap { $0.values.compactMap { $0 } }
+        guard let low = values.min(), let high = values.max(), !labels.isEmpty else { return "" }
+        let padding = max((high - low) * 0.15, abs(high) * 0.02, 0.5)
+        let bottom = low - padding, top = high + padding
+        let left = 56.0, right = width - 16, upper = 28.0, lower = height - 40
+        func x(_ index: Int) -> Double {
+            labels.count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(labels.count - 1)
+        }
+        func y(_ value: Double) -> Double { lower - (lower - upper) * (value - bottom) / (top - bottom) }
+
+        var parts: [String] = []
+        parts.append(##"<svg class="chart" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(escape(title + " (" + unit + ")"))" xmlns="http://www.w3.org/2000/svg">"##)
+        parts.append(##"<text x="\##(left)" y="18" font-size="14" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
+        for fraction in [0.0, 0.5, 1.0] {
+            let value = bottom + (top - bottom) * fraction
+            let yy = y(value)
+            parts.append(##"<line x1="\##(left)" y1="\##(rounded(yy))" x2="\##(right)" y2="\##(rounded(yy))" stroke="#d0d0d0" stroke-width="1"/>"##)
+            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="12" text-anchor="end" fill="#4a4a4a">\##(escape(format(value)))</text>"##)
+        }
+        let labelled = Set([0, labels.count / 2, labels.count - 1])
+        for index in labelled.sorted() {
+            parts.append(##"<text x="\##(rounded(x(index)))" y="\##(height - 14)" font-size="12" text-anchor="middle" fill="#4a4a4a">\##(escape(labels[index]))</text>"##)
+        }
+        for line in series {
+            let points = line.values.enumerated().compactMap { index, value in value.map { (x(index), y($0), $0) } }
+            if points.count > 1 {
+                let path = points.map { "\(rounded($0.0)),\(rounded($0.1))" }.joined(separator: " ")
+                parts.append(##"<polyline points="\##(path)" fill="none" stroke="\##(line.colour)" stroke-width="3" stroke-linejoin="round"/>"##)
+            }
+            for point in points {
+                parts.append(##"<circle cx="\##(rounded(point.0))" cy="\##(rounded(point.1))" r="4.5" fill="\##(line.colour)"><title>\##(escape(line.name)): \##(escape(format(point.2)))</title></circle>"##)
+            }
+        }
+        if series.count > 1 {
+            for (index, line) in series.enumerated() {
+                let legendX = right - Double(series.count - index) * 130
+                parts.append(##"<text x="\##(legendX)" y="18" font-size="12" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
+            }
+        }
+        parts.append("</svg>")
+        return parts.joined(separator: "\n")
+    }
+
+    private func rounded(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+}
