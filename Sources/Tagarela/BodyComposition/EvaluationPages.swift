@@ -83,6 +83,7 @@ struct EvaluationFormPage: Sendable {
     let skinfolds: [SkinfoldRow]
     let perimeters: [Field]
     let perimeterErrors: [String]
+    let hasPerimeterErrors: Bool
     let form: FormState
     let results: ResultsView?
     let missingProfile: Bool
@@ -120,6 +121,7 @@ struct EvaluationFormPage: Sendable {
             return Field(name: name, label: t[site.catalogueKey], value: form[name], isInvalid: form.errors[name] != nil)
         }
         perimeterErrors = PerimeterSite.allCases.compactMap { form.errors[EvaluationInput.perimeterField($0)] }
+        hasPerimeterErrors = !perimeterErrors.isEmpty
         self.form = form
         self.results = results
     }
@@ -151,6 +153,7 @@ struct ClientHistoryPage: Sendable {
     let canCompare: Bool
     let charts: [Chart]
     let perimeterCharts: [Chart]
+    let hasPerimeterCharts: Bool
 
     init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
          _ t: Translator, _ format: LocalizedFormat) {
@@ -175,6 +178,7 @@ struct ClientHistoryPage: Sendable {
         if history.isEmpty {
             charts = []
             perimeterCharts = []
+            hasPerimeterCharts = false
             return
         }
         charts = [
@@ -196,6 +200,7 @@ struct ClientHistoryPage: Sendable {
                                         series: [.init(name: t[site.catalogueKey], values: values, colour: LineChart.palette[3])],
                                         format: formatter).svg)
         }
+        hasPerimeterCharts = !perimeterCharts.isEmpty
     }
 
     static func date(_ iso: String, _ format: LocalizedFormat) -> String {
@@ -231,7 +236,8 @@ struct EvaluationReportPage: Sendable {
     let skinfolds: [Measure]
     let perimeters: [Measure]
     let results: ResultsView?
-    let chart: String
+    /// The client's weight and % fat up to this evaluation.
+    let charts: [String]
     /// Set right after saving: the page tells the form's script to drop the draft it kept.
     let savedDraft: String?
 
@@ -256,11 +262,17 @@ struct EvaluationReportPage: Sendable {
         }
         results = ResultsView(details, t, format)
         let upToThis = history.filter { $0.evaluation.takenOn <= details.evaluation.takenOn }
-        chart = LineChart(title: t["chart_history"], unit: "kg · %",
-                          labels: upToThis.map { ClientHistoryPage.date($0.evaluation.takenOn, format) },
-                          series: [.init(name: t["result_weight"], values: upToThis.map(\.weightKg), colour: LineChart.palette[0]),
-                                   .init(name: t["result_percent_fat"], values: upToThis.map { $0.result?.percentFat }, colour: LineChart.palette[1])],
-                          format: { format.decimal($0) }).svg
+        let labels = upToThis.map { ClientHistoryPage.date($0.evaluation.takenOn, format) }
+        let formatter: @Sendable (Double) -> String = { format.decimal($0) }
+        charts = [
+            LineChart(title: t["result_weight"], unit: "kg", labels: labels,
+                      series: [.init(name: t["result_weight"], values: upToThis.map(\.weightKg), colour: LineChart.palette[0])],
+                      format: formatter).svg,
+            LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
+                      series: [.init(name: t["result_percent_fat"], values: upToThis.map { $0.result?.percentFat },
+                                     colour: LineChart.palette[1])],
+                      format: formatter).svg,
+        ]
     }
 }
 
@@ -316,9 +328,9 @@ struct ComparisonPage: Sendable {
             protocolNote = t("compare_protocols_differ", ["first": t["protocol_\(a.skinfoldProtocol.rawValue)"],
                                                           "second": t["protocol_\(b.skinfoldProtocol.rawValue)"]])
             for site in SkinfoldSite.allCases {
-                add(t["skinfold_\(site.rawValue)"], a.skinfoldValues[site], b.skinfoldValues[site], unit: "mm") {
-                    MeasurementChange.perimeter(from: $0, to: $1)  // a single site: ±1 mm is within error too
-                }
+                // One site has the same relative error as a sum of sites (about 5 %).
+                add(t["skinfold_\(site.rawValue)"], a.skinfoldValues[site], b.skinfoldValues[site], unit: "mm",
+                    MeasurementChange.sumOfSkinfolds)
             }
         }
         for site in PerimeterSite.allCases {

@@ -14,7 +14,7 @@ struct LineChart: Sendable {
     /// One label per point (dates), shown under the first and last points and the middle one.
     let labels: [String]
     let series: [Series]
-    var width = 640.0
+    var width = 480.0
     var height = 240.0
 
     /// A value formatter for the axis and point labels (the locale's decimal mark).
@@ -27,7 +27,7 @@ struct LineChart: Sendable {
         guard let low = values.min(), let high = values.max(), !labels.isEmpty else { return "" }
         let padding = max((high - low) * 0.15, abs(high) * 0.02, 0.5)
         let bottom = low - padding, top = high + padding
-        let left = 56.0, right = width - 16, upper = 28.0, lower = height - 40
+        let left = 56.0, right = width - 16, upper = 28.0, lower = height - (series.count > 1 ? 52 : 40)
         func x(_ index: Int) -> Double {
             labels.count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(labels.count - 1)
         }
@@ -35,16 +35,17 @@ struct LineChart: Sendable {
 
         var parts: [String] = []
         parts.append(##"<svg class="chart" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(escape(title + " (" + unit + ")"))" xmlns="http://www.w3.org/2000/svg">"##)
-        parts.append(##"<text x="\##(left)" y="18" font-size="14" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
+        parts.append(##"<text x="\##(left)" y="18" font-size="16" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
         for fraction in [0.0, 0.5, 1.0] {
             let value = bottom + (top - bottom) * fraction
             let yy = y(value)
             parts.append(##"<line x1="\##(left)" y1="\##(rounded(yy))" x2="\##(right)" y2="\##(rounded(yy))" stroke="#d0d0d0" stroke-width="1"/>"##)
-            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="12" text-anchor="end" fill="#4a4a4a">\##(escape(format(value)))</text>"##)
+            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="13" text-anchor="end" fill="#4a4a4a">\##(escape(format(value)))</text>"##)
         }
         let labelled = Set([0, labels.count / 2, labels.count - 1])
         for index in labelled.sorted() {
-            parts.append(##"<text x="\##(rounded(x(index)))" y="\##(height - 14)" font-size="12" text-anchor="middle" fill="#4a4a4a">\##(escape(labels[index]))</text>"##)
+            let anchor = labels.count == 1 ? "middle" : index == 0 ? "start" : index == labels.count - 1 ? "end" : "middle"
+            parts.append(##"<text x="\##(rounded(x(index)))" y="\##(height - 14)" font-size="13" text-anchor="\##(anchor)" fill="#4a4a4a">\##(escape(labels[index]))</text>"##)
         }
         for line in series {
             let points = line.values.enumerated().compactMap { index, value in value.map { (x(index), y($0), $0) } }
@@ -58,8 +59,8 @@ struct LineChart: Sendable {
         }
         if series.count > 1 {
             for (index, line) in series.enumerated() {
-                let legendX = right - Double(series.count - index) * 130
-                parts.append(##"<text x="\##(legendX)" y="18" font-size="12" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
+                let legendX = left + Double(index) * 150
+                parts.append(##"<text x="\##(legendX)" y="\##(height - 2)" font-size="13" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
             }
         }
         parts.append("</svg>")
