@@ -70,6 +70,27 @@ import Testing
         #expect(try test.snapshot() == before)
     }
 
+    /// Every skinfold and perimeter field: a non-number and an out-of-range value, each named in its message.
+    @Test func everySiteAndPerimeterNamesItselfInItsErrors() async throws {
+        let test = try await TestApp()
+        let dani = try test.browser(loggedInAs: "dani")
+        let gustavo = try test.id(of: "Gustavo Pereira")
+        let names = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: URL(
+            fileURLWithPath: TestApp.repositoryRoot + "/Templates/i18n/pt-BR.json")))
+        var cases: [(field: String, label: String)] = SkinfoldSite.allCases.map {
+            (EvaluationInput.skinfoldField($0, 2), names["skinfold_\($0.rawValue)"]!)
+        }
+        cases += PerimeterSite.allCases.map { (EvaluationInput.perimeterField($0), names[$0.catalogueKey]!) }
+        for (field, label) in cases {
+            for (value, message) in [("abc", "\(label): informe um número"), ("999", "\(label): o valor deve ficar entre")] {
+                let fields = Self.fullEvaluation.filter { $0.0 != field } + [(field, value)]
+                let refused = try dani.post("/clients/\(gustavo)/evaluations", fields)
+                #expect(refused.status == 422, "\(field)=\(value)")
+                #expect(refused.text.contains(message), "\(field)=\(value)")
+            }
+        }
+    }
+
     @Test func thePreviewFragmentShowsResultsBeforeSaving() async throws {
         let test = try await TestApp()
         let dani = try test.browser(loggedInAs: "dani")
