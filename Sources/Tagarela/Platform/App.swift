@@ -131,9 +131,8 @@ public final class App: Responder {
         let locale = signedIn?.user.appLocale ?? browserLocale
 
         let anonymousToken = request.cookies[Self.anonymousCSRFCookie].flatMap { $0.count == 43 ? $0 : nil }
-        let csrfToken = signedIn?.session.csrfToken ?? anonymousToken ?? Token.make()
-        let context = RequestContext(request: request, app: self, signedIn: signedIn, actor: actor,
-                                     locale: locale, csrfToken: csrfToken)
+        let context = RequestContext(request: request, app: self, signedIn: signedIn, actor: actor, locale: locale,
+                                     csrf: CSRFToken(existing: signedIn?.session.csrfToken ?? anonymousToken))
 
         if let refusal = refusal(of: route.access, to: context) { return refusal }
         if request.method == .post {
@@ -145,8 +144,8 @@ public final class App: Responder {
         }
 
         var response = run(route.handler, context)
-        if signedIn == nil, anonymousToken == nil, response.headers["Content-Type"]?.hasPrefix("text/html") == true {
-            response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: csrfToken,
+        if let newToken = context.csrf.newToken {
+            response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: newToken,
                                          secure: configuration.secureCookies, sameSite: .strict))
         }
         return response

@@ -1,6 +1,29 @@
 import Foundation
 import GRDB
 import HTTPServer
+import Synchronization
+
+/// The CSRF token of a request: the session's or the anonymous cookie's, or a new one made only
+/// when a page actually needs it (so `/healthz` and static-like answers never pay for randomness).
+final class CSRFToken: Sendable {
+    private let existing: String?
+    private let generated = Mutex<String?>(nil)
+
+    init(existing: String?) { self.existing = existing }
+
+    var value: String {
+        if let existing { return existing }
+        return generated.withLock { token in
+            if let token { return token }
+            let fresh = Token.make()
+            token = fresh
+            return fresh
+        }
+    }
+
+    /// A token made during this request, which the response must store in the anonymous cookie.
+    var newToken: String? { existing == nil ? generated.withLock { $0 } : nil }
+}
 
 /// What a handler gets: the request, who makes it, the database, and the request's language.
 /// Handlers read the clock and the database only through here.
@@ -10,8 +33,9 @@ public struct RequestContext: Sendable {
     let signedIn: SignedIn?
     let actor: Actor?
     public let locale: AppLocale
+    let csrf: CSRFToken
     /// The token every form of this page carries; the session's, or an anonymous one kept in a cookie.
-    let csrfToken: String
+    var csrfToken: String { csrf.value }
 
     var database: DatabasePool { app.database }
     var t: Translator { app.catalogues.translator(for: locale) }
