@@ -1,16 +1,24 @@
 """Logging in as each demo role, logging out, and patient mode, in a real browser."""
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import DEMO_PASSWORD, serious_accessibility_violations
 
 
 def click_and_wait(page, element):
-    """Clicks something that loads a new page, and waits until it has."""
+    """Clicks something that loads a new page, and waits until it has (the clicked element is gone)."""
     element.click()
-    WebDriverWait(page, 10).until(expected_conditions.staleness_of(element))
+
+    def gone(_):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:  # stale, or chromedriver's "node does not belong to the document"
+            return True
+
+    WebDriverWait(page, 10).until(gone)
 
 
 def submit(page):
