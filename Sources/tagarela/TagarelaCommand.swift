@@ -90,6 +90,7 @@ struct SeedDemo: AsyncParsableCommand {
         let configuration = locations.appConfiguration
         _ = try AppDatabase.migrate(configuration)
         let pool = try AppDatabase.open(at: configuration.databasePath, migrate: false)
+        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: pool)
         guard let logins = try DemoClinic.seed(pool, hasher: PasswordHasher(parameters: configuration.passwordHashing)) else {
             print("The demo clinic is already loaded. Logins: admin, ana, nadia, dani, bruno, beatriz, elisa; password: \(DemoClinic.password)")
             return

@@ -52,6 +52,7 @@ struct PatientPage: Sendable {
     let hasPassword: Bool
     let tutors: [Tutor]
     let isClinician: Bool
+    let isNutritionist: Bool
     let maySupervise: Bool
     let form: FormState
 
@@ -69,6 +70,7 @@ struct PatientPage: Sendable {
         diagnosis = patient.diagnosis
         startedOn = patient.startedOn.flatMap { ISODate.date($0, timeZone: zone) }.map(context.format.longDate)
         isClinician = actor.role == .clinician
+        isNutritionist = isClinician && actor.specialties.contains(.nutrition)
         contact = isClinician ? patient.contact : ""
         notes = isClinician ? patient.notes : ""
         username = user.username

@@ -33,7 +33,7 @@ enum PeopleRoutes {
     }
 
     @Sendable static func createPatient(_ context: RequestContext) throws -> Response {
-        withUploadedPhoto(context) { photo, photoProblem in
+        context.withUploadedPhoto("photo") { photo, photoProblem in
             let actor = try context.requireActor()
             var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
             let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
@@ -54,25 +54,6 @@ enum PeopleRoutes {
                                       status: .unprocessableContent)
             }
             return context.redirect(to: "/patients/\(id)", flash: "patient_created")
-        }
-    }
-
-    /// Runs `save` with the uploaded photo stored (or the reason it was refused). Converting an
-    /// image takes ffmpeg a while, so with a photo the work moves to the media pool.
-    static func withUploadedPhoto(
-        _ context: RequestContext, _ save: @escaping @Sendable (_ photo: String?, _ problem: String?) throws -> Response
-    ) -> Response {
-        guard let upload = context.request.file(named: "photo"), upload.size > 0 else {
-            return context.app.run({ _ in try save(nil, nil) }, context)
-        }
-        return .deferred(on: context.app.mediaPool) {
-            context.app.run({ context in
-                do {
-                    return try save(try context.app.media.storePhoto(upload), nil)
-                } catch is MediaStore.Failure {
-                    return try save(nil, context.t["error_photo_invalid"])
-                }
-            }, context)
         }
     }
 
@@ -112,7 +93,7 @@ enum PeopleRoutes {
     }
 
     @Sendable static func updatePatient(_ context: RequestContext) throws -> Response {
-        withUploadedPhoto(context) { photo, photoProblem in
+        context.withUploadedPhoto("photo") { photo, photoProblem in
             let actor = try context.requireActor()
             var form = FormState(context.request.form, fields: People.PatientFields.fieldNames)
             let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)

@@ -70,6 +70,8 @@ struct Patient: Codable, Sendable, FetchableRecord, PersistableRecord {
     var startedOn: String?
     var contact: String = ""
     var notes: String = ""
+    /// The patient's opt-in to share their own weight entries (nutrition).
+    var sharesMeasurements = false
 
     enum Sex: String, Codable, CaseIterable, Sendable { case female, male }
 

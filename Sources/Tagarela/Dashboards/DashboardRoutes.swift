@@ -16,9 +16,16 @@ enum DashboardRoutes {
     @Sendable static func clinician(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let patients = try context.database.read { try People.patients(visibleTo: actor, matching: search, $0) }
+        let now = NutritionRoutes.today(context)
+        let since = Reevaluation.isoDate(fromDay: (Reevaluation.day(now.date) ?? 0) - 13)
+        let (patients, adherence) = try context.database.read { db in
+            (try People.patients(visibleTo: actor, matching: search, db),
+             actor.specialties.contains(.nutrition)
+                ? try Adherence.summaries(clinicianId: actor.userId, from: since, nowDate: now.date, nowTime: now.time, db) : [:])
+        }
         return context.render("dashboards/clinician", title: "dashboard_clinician_title",
-                              ClinicianDashboard(actor: actor, search: search, patients: patients, context: context))
+                              ClinicianDashboard(actor: actor, search: search, patients: patients, adherence: adherence,
+                                                 context: context))
     }
 
     @Sendable static func tutor(_ context: RequestContext) throws -> Response {
@@ -30,7 +37,9 @@ enum DashboardRoutes {
 
     @Sendable static func patient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        return context.render("dashboards/patient", title: "dashboard_patient_title", PatientDashboard(actor: actor, t: context.t))
+        let pendingMeals = try context.database.read { try Meal.queue(of: actor.userId).fetchCount($0) }
+        return context.render("dashboards/patient", title: "dashboard_patient_title",
+                              PatientDashboard(actor: actor, pendingMeals: pendingMeals, t: context.t))
     }
 
     @Sendable static func trainer(_ context: RequestContext) throws -> Response {
@@ -69,14 +78,37 @@ struct PatientRow: Sendable {
 }
 
 struct ClinicianDashboard: Sendable {
+    struct NutritionRow: Sendable {
+        let id: Int64
+        let name: String
+        let text: String
+        let needsAttention: Bool
+    }
+
     let greeting: String
     let specialties: [String]
     let search: String
     let patients: [PatientRow]
     let isEmpty: Bool
     let countText: String
+    let showsNutrition: Bool
+    /// Patients with overdue meals or low adherence first.
+    let nutrition: [NutritionRow]
 
-    init(actor: Actor, search: String, patients: [People.PatientSummary], context: RequestContext) {
+    init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
+         context: RequestContext) {
+        showsNutrition = actor.specialties.contains(.nutrition)
+        nutrition = patients.map { patient -> (People.PatientSummary, NutritionRules.Adherence) in
+            (patient, adherence[patient.id] ?? NutritionRules.Adherence())
+        }
+        .sorted { ($1.1.overdue, $0.1.rate ?? 2, $0.0.displayName) < ($0.1.overdue, $1.1.rate ?? 2, $1.0.displayName) }
+        .map { patient, figures in
+            let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
+            return NutritionRow(id: patient.id, name: patient.displayName,
+                                text: context.t("adherence_row", ["rate": rate, "overdue": "\(figures.overdue)",
+                                                                  "pending": "\(figures.pending)"]),
+                                needsAttention: figures.overdue > 0 || (figures.rate ?? 1) < 0.7)
+        }
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
         self.search = search
@@ -105,15 +137,21 @@ struct PatientDashboard: Sendable {
         let key: String
         let label: String
         let status: String
+        let href: String?
     }
 
     let greeting: String
     let tiles: [Tile]
 
-    init(actor: Actor, t: Translator) {
+    init(actor: Actor, pendingMeals: Int, t: Translator) {
         greeting = t("patient_greeting", ["name": actor.displayName])
-        tiles = ["boards", "games", "meals", "evaluations"].map {
-            Tile(key: $0, label: t["tile_\($0)"], status: t["tile_\($0)_empty"])
+        tiles = ["boards", "games", "meals", "evaluations"].map { key in
+            if key == "meals" {
+                return Tile(key: key, label: t["tile_meals"],
+                            status: pendingMeals == 0 ? t["tile_meals_empty"] : t("tile_meals_pending", ["count": "\(pendingMeals)"]),
+                            href: "/meals")
+            }
+            return Tile(key: key, label: t["tile_\(key)"], status: t["tile_\(key)_empty"], href: nil)
         }
     }
 }

@@ -62,6 +62,7 @@ public enum DemoClinic {
                 try link.link(staff, patient, at: now, db)
             }
             try seedEvaluations(db, trainer: dani, fernanda: fernanda, gustavo: gustavo, now: now)
+            try seedMeals(db, nutritionist: nadia, patients: [(elisa, 0.85), (carla, 0.55)], now: now)
             try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES (?, ?, ?)",
                            arguments: [markerKey, ISO8601DateFormatter().string(from: now), now])
             return logins
@@ -102,6 +103,66 @@ public enum DemoClinic {
             _ = try Evaluations.save(input, patientId: fernanda, sex: .female,
                                      age: Double(ISODate.age(birthDate: "1988-07-30", today: taken) ?? 37),
                                      audit: audit, trainerId: trainer, db)
+        }
+    }
+
+    /// Two weeks of meals per patient (ten days back, four ahead). Past meals are answered, most as
+    /// followed (`followedShare`), some with a changed quantity; a few of the last days stay
+    /// unanswered so the nutritionist sees overdue meals.
+    static func seedMeals(_ db: Database, nutritionist: Int64, patients: [(Int64, Double)], now: Date) throws {
+        let foods = Dictionary(uniqueKeysWithValues: try Food.fetchAll(db).compactMap { food in food.key.map { ($0, food.id!) } })
+        func line(_ key: String, _ quantity: Double) -> (foodId: Int64, quantity: Double, unit: LineUnit)? {
+            foods[key].map { ($0, quantity, .household) }
+        }
+        let plan: [(MealType, [(foodId: Int64, quantity: Double, unit: LineUnit)?])] = [
+            (.breakfast, [line("pao-frances", 1), line("leche-entera", 1), line("banana-prata", 1)]),
+            (.lunch, [line("arroz-branco-cozido", 4), line("feijao-carioca-cozido", 1), line("frango-peito-grelhado", 1), line("alface-crespa", 1)]),
+            (.afternoonSnack, [line("iogurte-natural", 1), line("mamao-papaia", 1)]),
+            (.dinner, [line("arroz-branco-cozido", 3), line("ovo-cozido", 2), line("tomate-cru", 1)]),
+        ]
+        let zone = TimeZone(identifier: "UTC")!
+        let audit = AuditContext(actorId: nutritionist, actorName: "Nádia Lima", clientAddress: "demo", now: now)
+        for (patient, followedShare) in patients {
+            var counter = 0
+            for dayOffset in -10...3 {
+                let date = ISODate.string(now.addingTimeInterval(Double(dayOffset) * 86_400), timeZone: zone)
+                for (type, lines) in plan {
+                    let lines = lines.compactMap { $0 }
+                    guard !lines.isEmpty else { continue }
+                    let id = try MealInput(type: type, customName: nil, date: date, time: type.usualTime, lines: lines)
+                        .insert(patientId: patient, clinicianId: nutritionist, at: now, db)
+                    counter += 1
+                    // Answer the past, except the last day and a half, which stays pending (overdue).
+                    guard dayOffset < -1 else { continue }
+                    let followed = Double(counter % 20) / 20 < followedShare
+                    var meal = try Meal.fetchOne(db, key: id)!
+                    meal.status = (followed ? MealStatus.fulfilled : .notFulfilled).rawValue
+                    meal.answeredAt = now.addingTimeInterval(Double(dayOffset) * 86_400)
+                    meal.hunger = 1 + counter % 5
+                    if !followed {
+                        meal.reason = counter % 2 == 0 ? "Estava sem fome" : "Comi fora de casa"
+                        meal.eatenInstead = counter % 2 == 0 ? "Só um café" : "Um salgado e um suco"
+                    }
+                    try meal.update(db)
+                    if followed, counter % 3 == 0 {  // a changed quantity now and then
+                        try db.execute(sql: "UPDATE mealLine SET consumedQuantity = quantity + 1 WHERE mealId = ? AND position = 0",
+                                       arguments: [id])
+                    }
+                    try db.execute(sql: "UPDATE mealLine SET consumedQuantity = quantity WHERE mealId = ? AND consumedQuantity IS NULL AND ? = 1",
+                                   arguments: [id, followed])
+                }
+            }
+            try audit.record(.create, "meal", nil, "demo meals for \(patient)", db)
+        }
+        // Elisa shares her weight; her nutritionist sees it drifting down.
+        if let (elisa, _) = patients.first {
+            try db.execute(sql: "UPDATE patient SET sharesMeasurements = 1 WHERE userId = ?", arguments: [elisa])
+            let weights: [(date: String, kg: Double)] = (0..<6).map { week -> (date: String, kg: Double) in
+                let daysAgo = Double(35 - week * 7)
+                let date = ISODate.string(now.addingTimeInterval(-daysAgo * 86_400), timeZone: zone)
+                return (date, 82.4 - Double(week) * 0.4)
+            }
+            try Weights.add(weights, patientId: elisa, source: "patient", at: now, db)
         }
     }
 }

@@ -33,6 +33,7 @@ public final class App: Responder {
     /// Every template a page names; checked at start.
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
+        + CheckInRoutes.templates + NutritionRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -42,6 +43,7 @@ public final class App: Responder {
         }
         try configuration.prepareDirectories()
         let database = try AppDatabase.open(at: configuration.databasePath)
+        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
         let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates)
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
@@ -53,6 +55,8 @@ public final class App: Responder {
         PeopleRoutes.add(to: &router)
         AdminRoutes.add(to: &router)
         BodyCompositionRoutes.add(to: &router)
+        CheckInRoutes.add(to: &router)
+        NutritionRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock)
@@ -212,7 +216,7 @@ public final class App: Responder {
 
     func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {
         let t = catalogues.translator(for: locale)
-        let known = [400, 403, 404, 405, 413, 422, 429, 500].contains(status.code) ? status.code : 500
+        let known = [400, 403, 404, 405, 409, 413, 422, 429, 500].contains(status.code) ? status.code : 500
         let page = ErrorPage(code: status.code, message: t["error_\(known)_message"])
         return renderPage("errors/error", title: t["error_\(known)_title"], page, context: context, locale: locale, status: status)
     }

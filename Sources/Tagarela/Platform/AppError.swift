@@ -7,12 +7,15 @@ enum AppError: Error, Equatable {
     /// Signed in and allowed to know the record, but not to do this.
     case forbidden
     case badRequest
+    /// The record is in a state that forbids this (an answered meal cannot be edited).
+    case conflict
 
     var status: Status {
         switch self {
         case .notFound: .notFound
         case .forbidden: .forbidden
         case .badRequest: .badRequest
+        case .conflict: .conflict
         }
     }
 }

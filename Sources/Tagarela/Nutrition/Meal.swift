@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// A meal prescribed for a day and time, and the patient's answer to it.
+struct Meal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "meal"
+
+    var id: Int64?
+    var patientId: Int64
+    var clinicianId: Int64
+    var type: String
+    var customName: String?
+    var date: String
+    var time: String
+    var status: String = MealStatus.pending.rawValue
+    var answeredAt: Date?
+    var reason: String?
+    var eatenInstead: String?
+    var hunger: Int?
+    var photoPath: String?
+    var createdAt: Date
+
+    enum Columns {
+        static let patientId = Column(CodingKeys.patientId)
+        static let status = Column(CodingKeys.status)
+        static let date = Column(CodingKeys.date)
+        static let time = Column(CodingKeys.time)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var mealStatus: MealStatus { MealStatus(rawValue: status) ?? .pending }
+    var mealType: MealType { MealType(rawValue: type) ?? .custom }
+
+    /// The queue order the patient answers in: oldest date and time first.
+    static func queue(of patientId: Int64) -> QueryInterfaceRequest<Meal> {
+        Meal.filter(Columns.patientId == patientId && Columns.status == MealStatus.pending.rawValue)
+            .order(Columns.date, Columns.time, Column("id"))
+    }
+}
+
+struct MealLine: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "mealLine"
+
+    var id: Int64?
+    var mealId: Int64
+    var foodId: Int64
+    var quantity: Double
+    var unit: String
+    var consumedQuantity: Double?
+    var position: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    var lineUnit: LineUnit { LineUnit(rawValue: unit) ?? .household }
+}
+
+/// A meal with its lines and their foods, as every meal page shows it.
+struct MealScreen: Sendable {
+    struct Line: Sendable {
+        let line: MealLine
+        let food: Food
+    }
+
+    let meal: Meal
+    let lines: [Line]
+
+    var prescribed: Nutrients {
+        lines.reduce(Nutrients()) { $0 + NutritionRules.nutrients(of: $1.food.composition, quantity: $1.line.quantity, unit: $1.line.lineUnit) }
+    }
+
+    /// What was eaten, for a followed meal (consumed quantities); nil otherwise.
+    var consumed: Nutrients? {
+        guard meal.mealStatus == .fulfilled else { return nil }
+        return lines.reduce(Nutrients()) {
+            $0 + NutritionRules.nutrients(of: $1.food.composition, quantity: $1.line.consumedQuantity ?? $1.line.quantity,
+                                          unit: $1.line.lineUnit)
+        }
+    }
+
+    static func fetch(_ meals: [Meal], _ db: Database) throws -> [MealScreen] {
+        let ids = meals.compactMap(\.id)
+        guard !ids.isEmpty else { return [] }
+        let lines = try MealLine.filter(ids.contains(Column("mealId"))).order(Column("position")).fetchAll(db)
+        let foods = Dictionary(uniqueKeysWithValues: try Food.fetchAll(db, keys: Set(lines.map(\.foodId))).map { ($0.id!, $0) })
+        return meals.map { meal in
+            MealScreen(meal: meal, lines: lines.filter { $0.mealId == meal.id }.compactMap { line in
+                foods[line.foodId].map { Line(line: line, food: $0) }
+            })
+        }
+    }
+
+    static func fetch(_ meal: Meal, _ db: Database) throws -> MealScreen {
+        try fetch([meal], db)[0]
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+
+/// A meal as the prescription form describes it, read and checked.
+struct MealInput: Sendable {
+    var type: MealType
+    var customName: String?
+    var date: String
+    var time: String
+    var lines: [(foodId: Int64, quantity: Double, unit: LineUnit)]
+
+    static let maxLines = 12
+    static var fieldNames: [String] {
+        ["type", "customName", "date", "time"]
+            + (0..<maxLines).flatMap { ["food_\($0)", "quantity_\($0)", "unit_\($0)"] }
+    }
+
+    static func read(_ form: inout FormState, _ format: LocalizedFormat, _ t: Translator, _ db: Database) throws -> MealInput? {
+        let type = MealType(rawValue: form["type"])
+        if type == nil { form.fail("type", t["error_choose_option"]) }
+        let customName = form["customName"].trimmingCharacters(in: .whitespaces)
+        if type == .custom, customName.isEmpty { form.fail("customName", t["error_name_required"]) }
+        let date = format.parseDate(form["date"]).map { ISODate.string($0, timeZone: format.timeZone) }
+        if date == nil { form.fail("date", t["error_date_invalid"]) }
+        let time = Self.time(form["time"])
+        if time == nil { form.fail("time", t["error_time_invalid"]) }
+        var lines: [(Int64, Double, LineUnit)] = []
+        for index in 0..<maxLines {
+            let foodText = form["food_\(index)"], quantityText = form["quantity_\(index)"].trimmingCharacters(in: .whitespaces)
+            if foodText.isEmpty && quantityText.isEmpty { continue }
+            guard let foodId = Int64(foodText), try Food.exists(db, key: foodId) else {
+                form.fail("food_\(index)", t["error_food_required"]); continue
+            }
+            guard let quantity = LocalizedFormat.parseDecimal(quantityText), quantity > 0, quantity <= 5000 else {
+                form.fail("quantity_\(index)", t["error_quantity"]); continue
+            }
+            lines.append((foodId, quantity, LineUnit(rawValue: form["unit_\(index)"]) ?? .household))
+        }
+        if lines.isEmpty, !form.hasErrors { form.fail("food_0", t["error_meal_empty"]) }
+        guard !form.hasErrors, let type, let date, let time else { return nil }
+        return MealInput(type: type, customName: type == .custom ? customName : nil, date: date, time: time, lines: lines)
+    }
+
+    /// "7:30", "07:30" or "0730" → "07:30".
+    static func time(_ text: String) -> String? {
+        let digits = text.filter(\.isNumber)
+        guard (3...4).contains(digits.count), let value = Int(digits) else { return nil }
+        let hour = value / 100, minute = value % 100
+        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        return String(format: "%02d:%02d", hour, minute)
+    }
+
+    func insert(patientId: Int64, clinicianId: Int64, at now: Date, _ db: Database) throws -> Int64 {
+        var meal = Meal(patientId: patientId, clinicianId: clinicianId, type: type.rawValue, customName: customName,
+                        date: date, time: time, createdAt: now)
+        try meal.insert(db)
+        try insertLines(mealId: meal.id!, db)
+        return meal.id!
+    }
+
+    func replace(_ meal: Meal, _ db: Database) throws {
+        var meal = meal
+        meal.type = type.rawValue
+        meal.customName = customName
+        meal.date = date
+        meal.time = time
+        try meal.update(db)
+        try MealLine.filter(Column("mealId") == meal.id).deleteAll(db)
+        try insertLines(mealId: meal.id!, db)
+    }
+
+    private func insertLines(mealId: Int64, _ db: Database) throws {
+        for (position, line) in lines.enumerated() {
+            var row = MealLine(mealId: mealId, foodId: line.foodId, quantity: line.quantity, unit: line.unit.rawValue,
+                               position: position)
+            try row.insert(db)
+        }
+    }
+
+    /// The form filled with a meal, for editing.
+    static func formState(of screen: MealScreen, _ format: LocalizedFormat) -> FormState {
+        var values = ["type": screen.meal.type, "customName": screen.meal.customName ?? "", "date": screen.meal.date,
+                      "time": screen.meal.time]
+        for (index, entry) in screen.lines.enumerated() {
+            values["food_\(index)"] = "\(entry.food.id!)"
+            values["quantity_\(index)"] = format.decimal(entry.line.quantity, fractionDigits: 2)
+            values["unit_\(index)"] = entry.line.unit
+        }
+        return FormState(values: values)
+    }
+
+    /// The day to copy and the days to copy it to (at most 62).
+    static func copyRange(_ form: inout FormState, _ format: LocalizedFormat, _ t: Translator) -> (String, [String])? {
+        guard let source = format.parseDate(form["source"]), let from = format.parseDate(form["from"]),
+              let to = format.parseDate(form["to"]),
+              let first = Reevaluation.day(ISODate.string(from, timeZone: format.timeZone)),
+              let last = Reevaluation.day(ISODate.string(to, timeZone: format.timeZone)),
+              last >= first, last - first < 62
+        else { return nil }
+        return (ISODate.string(source, timeZone: format.timeZone), (first...last).map(Reevaluation.isoDate(fromDay:)))
+    }
+}
+
+/// A food a nutritionist adds to the catalogue.
+enum FoodInput {
+    static func read(_ form: inout FormState, _ t: Translator, createdBy: Int64) -> Food? {
+        let name = form.required("name", t["error_name_required"])
+        let unit = form["unit"]
+        if !Food.units.contains(unit) { form.fail("unit", t["error_choose_option"]) }
+        func number(_ field: String, _ range: ClosedRange<Double>, required: Bool) -> Double? {
+            let text = form[field].trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { if required { form.fail(field, t["error_quantity"]) }; return nil }
+            guard let value = LocalizedFormat.parseDecimal(text), range.contains(value) else {
+                form.fail(field, t["error_quantity"]); return nil
+            }
+            return value
+        }
+        let grams = number("gramsPerUnit", 0.1...2000, required: true)
+        let kcal = number("kcal", 0...900, required: true)
+        let protein = number("protein", 0...100, required: false)
+        let carbohydrate = number("carbohydrate", 0...100, required: false)
+        let fat = number("fat", 0...100, required: false)
+        guard !form.hasErrors, let name, let grams, let kcal else { return nil }
+        return Food(key: nil, namePtBR: name, nameEs: name, nameCa: name, nameEn: name, unit: unit, gramsPerUnit: grams,
+                    kcalPer100g: kcal, proteinPer100g: protein, carbohydratePer100g: carbohydrate, fatPer100g: fat,
+                    source: "—", createdBy: createdBy)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// The kinds of meal a nutritionist prescribes, with the time each usually has.
+enum MealType: String, Sendable, CaseIterable {
+    case breakfast, morningSnack, lunch, afternoonSnack, dinner, supper, custom
+
+    var usualTime: String {
+        switch self {
+        case .breakfast: "07:30"
+        case .morningSnack: "10:00"
+        case .lunch: "12:30"
+        case .afternoonSnack: "16:00"
+        case .dinner: "19:30"
+        case .supper: "21:30"
+        case .custom: "12:00"
+        }
+    }
+}
+
+enum MealStatus: String, Sendable {
+    case pending, fulfilled
+    case notFulfilled = "not_fulfilled"
+}
+
+/// How a line's quantity is counted: in the food's household unit, or in grams or millilitres.
+enum LineUnit: String, Sendable, CaseIterable {
+    case household, gram, ml
+}
+
+/// Energy and macronutrients, in kcal and grams.
+struct Nutrients: Sendable, Equatable {
+    var kcal = 0.0
+    var protein = 0.0
+    var carbohydrate = 0.0
+    var fat = 0.0
+
+    static func + (a: Nutrients, b: Nutrients) -> Nutrients {
+        Nutrients(kcal: a.kcal + b.kcal, protein: a.protein + b.protein,
+                  carbohydrate: a.carbohydrate + b.carbohydrate, fat: a.fat + b.fat)
+    }
+}
+
+/// A food's composition per 100 g and the weight of its household unit.
+struct FoodComposition: Sendable {
+    let gramsPerUnit: Double
+    let kcal: Double
+    let protein: Double?
+    let carbohydrate: Double?
+    let fat: Double?
+}
+
+/// The arithmetic of meals: energy from lines, adherence over a period. Pure.
+enum NutritionRules {
+    /// Millilitres count as grams (water-like density): prescriptions of drinks are in glasses or ml.
+    static func grams(quantity: Double, unit: LineUnit, gramsPerUnit: Double) -> Double {
+        switch unit {
+        case .household: quantity * gramsPerUnit
+        case .gram, .ml: quantity
+        }
+    }
+
+    static func nutrients(of food: FoodComposition, quantity: Double, unit: LineUnit) -> Nutrients {
+        let factor = grams(quantity: quantity, unit: unit, gramsPerUnit: food.gramsPerUnit) / 100
+        return Nutrients(kcal: food.kcal * factor, protein: (food.protein ?? 0) * factor,
+                         carbohydrate: (food.carbohydrate ?? 0) * factor, fat: (food.fat ?? 0) * factor)
+    }
+
+    /// Adherence over a period: followed ÷ answered, with what is still unanswered and overdue.
+    struct Adherence: Sendable, Equatable {
+        var fulfilled = 0
+        var notFulfilled = 0
+        var pending = 0
+        var overdue = 0
+
+        var answered: Int { fulfilled + notFulfilled }
+        /// nil when nothing was answered: no rate is better than a made-up 0 % or 100 %.
+        var rate: Double? { answered == 0 ? nil : Double(fulfilled) / Double(answered) }
+    }
+
+    struct ScheduledMeal: Sendable {
+        let status: MealStatus
+        /// ISO date and "HH:MM".
+        let date: String
+        let time: String
+    }
+
+    /// `now` is the clinic's local date and time ("2026-11-21", "14:05"); a pending meal whose time
+    /// has passed is overdue.
+    static func adherence(_ meals: [ScheduledMeal], from: String, to: String, nowDate: String, nowTime: String) -> Adherence {
+        var result = Adherence()
+        for meal in meals where meal.date >= from && meal.date <= to {
+            switch meal.status {
+            case .fulfilled: result.fulfilled += 1
+            case .notFulfilled: result.notFulfilled += 1
+            case .pending:
+                result.pending += 1
+                if (meal.date, meal.time) < (nowDate, nowTime) { result.overdue += 1 }
+            }
+        }
+        return result
+    }
+
+    /// Reads "date,weight" lines (a header line and blank lines are skipped; `;` works too, as
+    /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines.
+    static func weightCSV(_ text: String, format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
+        var entries: [(String, Double)] = []
+        var bad: [Int] = []
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            let separator: Character = line.contains(";") ? ";" : ","
+            let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard fields.count == 2, let date = format.parseDate(fields[0]),
+                  let kg = LocalizedFormat.parseDecimal(fields[1]), (2...400).contains(kg)
+            else {
+                if index > 0 || fields.first.map({ format.parseDate($0) != nil }) == true { bad.append(index + 1) }
+                continue
+            }
+            entries.append((ISODate.string(date, timeZone: format.timeZone), kg))
+        }
+        return (entries, bad)
+    }
+}

@@ -1,0 +1,68 @@
+import GRDB
+
+enum NutritionSchema {
+    /// The food catalogue, prescribed meals with their lines and answers, and weight entries.
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    static func v1(_ db: Database) throws {
+        try db.create(table: "food") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("key", .text).unique()  // the seed's key; NULL for foods added by a nutritionist
+            t.column("namePtBR", .text).notNull()
+            t.column("nameEs", .text).notNull()
+            t.column("nameCa", .text).notNull()
+            t.column("nameEn", .text).notNull()
+            t.column("unit", .text).notNull()
+                .check(sql: "unit IN ('spoon', 'teaspoon', 'cup', 'glass', 'slice', 'unit', 'ladle', 'portion', 'gram', 'ml')")
+            t.column("gramsPerUnit", .double).notNull().check(sql: "gramsPerUnit > 0 AND gramsPerUnit <= 2000")
+            t.column("kcalPer100g", .double).notNull().check(sql: "kcalPer100g BETWEEN 0 AND 900")
+            t.column("proteinPer100g", .double)
+            t.column("carbohydratePer100g", .double)
+            t.column("fatPer100g", .double)
+            t.column("source", .text).notNull()
+            t.column("createdBy", .integer).references("user", onDelete: .setNull)
+        }
+        try db.create(table: "meal") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("clinicianId", .integer).notNull().references("user", onDelete: .restrict)
+            t.column("type", .text).notNull()
+                .check(sql: "type IN ('breakfast', 'morningSnack', 'lunch', 'afternoonSnack', 'dinner', 'supper', 'custom')")
+            t.column("customName", .text)
+            t.column("date", .date).notNull()
+            t.column("time", .text).notNull().check(sql: "time GLOB '[0-2][0-9]:[0-5][0-9]'")
+            t.column("status", .text).notNull().defaults(to: "pending")
+                .check(sql: "status IN ('pending', 'fulfilled', 'not_fulfilled')")
+            t.column("answeredAt", .datetime)
+            t.column("reason", .text)
+            t.column("eatenInstead", .text)
+            t.column("hunger", .integer).check(sql: "hunger BETWEEN 1 AND 5")
+            t.column("photoPath", .text)
+            t.column("createdAt", .datetime).notNull()
+            t.check(sql: "status = 'pending' OR answeredAt IS NOT NULL")
+            t.check(sql: "status <> 'not_fulfilled' OR (length(trim(reason)) > 0 AND length(trim(eatenInstead)) > 0)")
+        }
+        try db.create(index: "meal_queue", on: "meal", columns: ["patientId", "status", "date", "time", "id"])
+        try db.create(table: "mealLine") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("mealId", .integer).notNull().indexed().references("meal", onDelete: .cascade)
+            t.column("foodId", .integer).notNull().references("food", onDelete: .restrict)
+            t.column("quantity", .double).notNull().check(sql: "quantity > 0 AND quantity <= 5000")
+            t.column("unit", .text).notNull().check(sql: "unit IN ('household', 'gram', 'ml')")
+            t.column("consumedQuantity", .double).check(sql: "consumedQuantity >= 0 AND consumedQuantity <= 5000")
+            t.column("position", .integer).notNull()
+        }
+        try db.create(table: "weightEntry") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("measuredOn", .date).notNull()
+            t.column("grams", .integer).notNull().check(sql: "grams BETWEEN 2000 AND 400000")
+            t.column("source", .text).notNull().check(sql: "source IN ('patient', 'clinician', 'import')")
+            t.column("createdAt", .datetime).notNull()
+            t.uniqueKey(["patientId", "measuredOn", "grams"])  // a re-import adds nothing
+        }
+        try db.alter(table: "patient") { t in
+            // The seed's opt-in: the patient decides whether their own measurements are shared.
+            t.add(column: "sharesMeasurements", .boolean).notNull().defaults(to: false)
+        }
+    }
+}

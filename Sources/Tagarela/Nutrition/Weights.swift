@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+
+struct WeightEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "weightEntry"
+    var id: Int64?
+    var patientId: Int64
+    var measuredOn: String
+    var grams: Int
+    var source: String
+    var createdAt: Date
+
+    var kg: Double { Double(grams) / 1000 }
+}
+
+/// Weight entries of a nutrition patient, typed by the patient or the nutritionist, or imported.
+enum Weights {
+    static let plausibleKg = 2.0...400.0
+
+    static func read(_ form: inout FormState, today: Date, _ format: LocalizedFormat, _ t: Translator) -> (date: String, kg: Double)? {
+        var date = ISODate.string(today, timeZone: format.timeZone)
+        let dateText = form["measuredOn"].trimmingCharacters(in: .whitespaces)
+        if !dateText.isEmpty {
+            if let parsed = format.parseDate(dateText), parsed <= today {
+                date = ISODate.string(parsed, timeZone: format.timeZone)
+            } else {
+                form.fail("measuredOn", t["error_date_invalid"])
+            }
+        }
+        let kg = LocalizedFormat.parseDecimal(form["kg"])
+        if kg == nil || !plausibleKg.contains(kg!) {
+            form.fail("kg", t("error_out_of_range", ["field": t["field_weight"], "min": "2", "max": "400", "unit": "kg"]))
+        }
+        guard !form.hasErrors, let kg else { return nil }
+        return (date, kg)
+    }
+
+    /// Adds the entries not stored yet (same day and weight); returns how many were new.
+    @discardableResult
+    static func add(_ entries: [(date: String, kg: Double)], patientId: Int64, source: String, at now: Date,
+                    _ db: Database) throws -> Int {
+        var added = 0
+        for entry in entries {
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO weightEntry (patientId, measuredOn, grams, source, createdAt) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [patientId, entry.date, Int((entry.kg * 1000).rounded()), source, now])
+            added += db.changesCount
+        }
+        return added
+    }
+
+    /// The entries the nutritionist may see: their own, and the patient's only while the patient shares them.
+    static func entries(of patientId: Int64, forClinician: Bool = false, _ db: Database) throws -> [WeightEntry] {
+        let sharing = try Bool.fetchOne(db, sql: "SELECT sharesMeasurements FROM patient WHERE userId = ?", arguments: [patientId]) ?? false
+        var request = WeightEntry.filter(Column("patientId") == patientId)
+        if forClinician, !sharing { request = request.filter(Column("source") == "clinician") }
+        return try request.order(Column("measuredOn"), Column("id")).fetchAll(db)
+    }
+}
+
+struct MeasurementsPage: Sendable {
+    struct Row: Sendable {
+        let date: String
+        let weight: String
+        let source: String
+    }
+
+    let sharing: Bool
+    let rows: [Row]
+    let isEmpty: Bool
+    let form: FormState
+    let today: String
+
+    init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
+        self.sharing = sharing
+        rows = entries.reversed().map {
+            Row(date: ISODate.date($0.measuredOn, timeZone: format.timeZone).map(format.shortDate) ?? $0.measuredOn,
+                weight: "\(format.decimal($0.kg)) kg", source: t["weight_source_\($0.source)"])
+        }
+        isEmpty = entries.isEmpty
+        self.form = form
+        today = ""
+    }
+}
