@@ -46,9 +46,11 @@ struct MealView: Sendable {
         lines = screen.lines.map { entry in
             let unitLabel = Self.unitLabel(entry.line.lineUnit, food: entry.food, t)
             let consumed = meal.mealStatus == .fulfilled ? entry.line.consumedQuantity ?? entry.line.quantity : nil
+            // "2 × colher de sopa" reads right in every language without plural rules; grams stay "150 g".
+            let joiner = entry.line.lineUnit == .household ? " × " : " "
             return Line(id: entry.line.id!, name: entry.food.name(format.locale),
-                        prescribed: "\(format.decimal(entry.line.quantity, fractionDigits: 2)) \(unitLabel)",
-                        consumed: consumed.map { "\(format.decimal($0, fractionDigits: 2)) \(unitLabel)" },
+                        prescribed: format.decimal(entry.line.quantity, fractionDigits: 2) + joiner + unitLabel,
+                        consumed: consumed.map { format.decimal($0, fractionDigits: 2) + joiner + unitLabel },
                         quantityValue: format.decimal(entry.line.quantity, fractionDigits: 2), unitLabel: unitLabel,
                         isDeviation: consumed.map { abs($0 - entry.line.quantity) > 0.001 } ?? false)
         }
