@@ -1,12 +1,8 @@
 import Foundation
 
-struct SexOption: Sendable {
-    let value: String
-    let label: String
-    let isSelected: Bool
-
-    static func all(selected: String, _ t: Translator) -> [SexOption] {
-        Patient.Sex.allCases.map { SexOption(value: $0.rawValue, label: t["sex_\($0.rawValue)"], isSelected: $0.rawValue == selected) }
+extension SelectOption {
+    static func sexes(selected: String, _ t: Translator) -> [SelectOption] {
+        Patient.Sex.allCases.map { SelectOption(value: $0.rawValue, label: t["sex_\($0.rawValue)"], isSelected: $0.rawValue == selected) }
     }
 }
 
@@ -16,14 +12,14 @@ struct PersonFormPage: Sendable {
     let form: FormState
     let isNew: Bool
     let cancelPath: String
-    let sexOptions: [SexOption]
+    let sexOptions: [SelectOption]
 
     init(action: String, form: FormState, isNew: Bool, cancelPath: String, _ t: Translator) {
         self.action = action
         self.form = form
         self.isNew = isNew
         self.cancelPath = cancelPath
-        sexOptions = SexOption.all(selected: form["sex"], t)
+        sexOptions = SelectOption.sexes(selected: form["sex"], t)
     }
 }
 

@@ -172,7 +172,7 @@ struct ClientHistoryPage: Sendable {
         }
         hasEvaluations = !history.isEmpty
         canCompare = history.count >= 2
-        let labels = history.map { format.shortDate(ISODate.date($0.evaluation.takenOn, timeZone: format.timeZone) ?? Date()) }
+        let labels = history.map { format.shortDate(iso: $0.evaluation.takenOn) }
         let formatter: @Sendable (Double) -> String = { format.decimal($0) }
         let results = history.map(\.result)
         if history.isEmpty {
@@ -204,7 +204,7 @@ struct ClientHistoryPage: Sendable {
     }
 
     static func date(_ iso: String, _ format: LocalizedFormat) -> String {
-        ISODate.date(iso, timeZone: format.timeZone).map(format.shortDate) ?? iso
+        format.shortDate(iso: iso)
     }
 
     static func reminderText(_ status: (status: Reevaluation.Status, dueOn: String?), _ t: Translator,

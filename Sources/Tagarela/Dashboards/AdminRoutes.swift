@@ -124,11 +124,7 @@ struct AdminDashboard: Sendable {
 }
 
 struct StaffFormPage: Sendable {
-    struct Option: Sendable {
-        let value: String
-        let label: String
-        let isSelected: Bool
-    }
+    typealias Option = SelectOption
 
     let form: FormState
     let roles: [Option]
@@ -155,11 +151,7 @@ struct AuditPage: Sendable {
         let address: String
     }
 
-    struct Option: Sendable {
-        let value: String
-        let label: String
-        let isSelected: Bool
-    }
+    typealias Option = SelectOption
 
     let rows: [Row]
     let isEmpty: Bool

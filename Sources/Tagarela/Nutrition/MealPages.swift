@@ -31,7 +31,7 @@ struct MealView: Sendable {
         let meal = screen.meal
         id = meal.id!
         title = meal.mealType == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type)"]
-        let day = ISODate.date(meal.date, timeZone: format.timeZone).map(format.longDate) ?? meal.date
+        let day = format.longDate(iso: meal.date)
         when = "\(day) · \(meal.time)"
         energy = "\(format.decimal(screen.prescribed.kcal, fractionDigits: 0)) kcal"
         consumedEnergy = screen.consumed.map { "\(format.decimal($0.kcal, fractionDigits: 0)) kcal" }

@@ -8,11 +8,7 @@ struct FoodOption: Sendable {
 
 /// The prescription form: type, date, time and up to twelve lines.
 struct MealFormPage: Sendable {
-    struct Option: Sendable {
-        let value: String
-        let label: String
-        let isSelected: Bool
-    }
+    typealias Option = SelectOption
 
     struct LineRow: Sendable {
         let index: Int
@@ -104,7 +100,7 @@ struct ReviewPage: Sendable {
             guard !answered.isEmpty else { return nil }
             return answered.reduce(0) { $0 + ($1.consumed?.kcal ?? 0) }
         }
-        let labels = days.map { ISODate.date($0, timeZone: format.timeZone).map(format.shortDate) ?? $0 }
+        let labels = days.map { format.shortDate(iso: $0) }
         energyChart = days.isEmpty ? "" : LineChart(
             title: t["chart_energy"], unit: "kcal", labels: labels,
             series: [.init(name: t["energy_prescribed"], values: prescribed, colour: LineChart.palette[0]),
@@ -115,12 +111,12 @@ struct ReviewPage: Sendable {
                          text: t("deviation_counts", ["deviated": "\($0.deviated)", "prescribed": "\($0.prescribed)"]))
         }
         self.weights = weights.reversed().map {
-            WeightRow(date: ISODate.date($0.measuredOn, timeZone: format.timeZone).map(format.shortDate) ?? $0.measuredOn,
+            WeightRow(date: format.shortDate(iso: $0.measuredOn),
                       weight: "\(format.decimal($0.kg)) kg")
         }
         weightChart = weights.count < 2 ? "" : LineChart(
             title: t["field_weight"], unit: "kg",
-            labels: weights.map { ISODate.date($0.measuredOn, timeZone: format.timeZone).map(format.shortDate) ?? $0.measuredOn },
+            labels: weights.map { format.shortDate(iso: $0.measuredOn) },
             series: [.init(name: t["field_weight"], values: weights.map(\.kg), colour: LineChart.palette[2])],
             format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
@@ -136,11 +132,7 @@ struct FoodsPage: Sendable {
         let source: String
     }
 
-    struct Option: Sendable {
-        let value: String
-        let label: String
-        let isSelected: Bool
-    }
+    typealias Option = SelectOption
 
     let rows: [Row]
     let search: String

@@ -74,7 +74,7 @@ struct MeasurementsPage: Sendable {
     init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         self.sharing = sharing
         rows = entries.reversed().map {
-            Row(date: ISODate.date($0.measuredOn, timeZone: format.timeZone).map(format.shortDate) ?? $0.measuredOn,
+            Row(date: format.shortDate(iso: $0.measuredOn),
                 weight: "\(format.decimal($0.kg)) kg", source: t["weight_source_\($0.source)"])
         }
         isEmpty = entries.isEmpty

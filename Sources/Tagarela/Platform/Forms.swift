@@ -36,3 +36,10 @@ struct FormState: Sendable, MustacheParent {
         }
     }
 }
+
+/// One choice of a `<select>` or a group of radio buttons, already translated.
+struct SelectOption: Sendable {
+    let value: String
+    let label: String
+    let isSelected: Bool
+}

@@ -27,6 +27,15 @@ public struct LocalizedFormat: Sendable {
         date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale.foundationLocale, timeZone: timeZone))
     }
 
+    /// A stored ISO date (`2026-11-21`) written the locale's way; the text itself if it is not a date.
+    func shortDate(iso: String) -> String {
+        parseDate(iso).map(shortDate) ?? iso
+    }
+
+    func longDate(iso: String) -> String {
+        parseDate(iso).map(longDate) ?? iso
+    }
+
     public func time(_ date: Date) -> String {
         date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
     }
