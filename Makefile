@@ -9,14 +9,17 @@ DEBUG_BIN := .build/debug/tagarela
 ## run: install what is missing, build the release binary, migrate, load the demo clinic once, serve on :$(PORT)
 run: bootstrap build
 	$(RELEASE_BIN) migrate --data $(DATA)
+	scripts/install-pictograms $(DATA)
 	$(RELEASE_BIN) seed-demo --data $(DATA)
 	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
 
 ## test: install what is missing, run the Swift tests, then the browser tests against the real binary
 test: bootstrap
+	scripts/install-pictograms .build/test-data
 	swift build --build-tests
 	swift test --skip-build
-	TAGARELA_BIN=$(DEBUG_BIN) python3 -m pytest -q Tests/browser
+	TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
+	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser
 
 bootstrap:
 	@scripts/bootstrap

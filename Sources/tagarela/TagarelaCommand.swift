@@ -23,6 +23,9 @@ struct Locations: ParsableArguments {
         var configuration = AppConfiguration(dataDirectory: data, resourcesDirectory: resources)
         configuration.secureCookies = ProcessInfo.processInfo.environment["TAGARELA_SECURE_COOKIES"] == "1"
         configuration.trustProxyHeaders = ProcessInfo.processInfo.environment["TAGARELA_TRUST_PROXY"] == "1"
+        // Shared folders for test runs: pictograms installed once, clips generated once.
+        configuration.pictogramsDirectory = ProcessInfo.processInfo.environment["TAGARELA_PICTOGRAMS"]
+        configuration.audioDirectory = ProcessInfo.processInfo.environment["TAGARELA_AUDIO"]
         return configuration
     }
 }
@@ -91,7 +94,11 @@ struct SeedDemo: AsyncParsableCommand {
         _ = try AppDatabase.migrate(configuration)
         let pool = try AppDatabase.open(at: configuration.databasePath, migrate: false)
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: pool)
-        guard let logins = try DemoClinic.seed(pool, hasher: PasswordHasher(parameters: configuration.passwordHashing)) else {
+        print("Loading the demo clinic (generating its speech clips takes a few seconds the first time)…")
+        let resources = try DemoClinic.DemoResources(resourcesDirectory: configuration.resourcesDirectory,
+                                                     audioDirectory: configuration.audioFolder)
+        guard let logins = try DemoClinic.seed(pool, hasher: PasswordHasher(parameters: configuration.passwordHashing),
+                                               resources: resources) else {
             print("The demo clinic is already loaded. Logins: admin, ana, nadia, dani, bruno, beatriz, elisa; password: \(DemoClinic.password)")
             return
         }

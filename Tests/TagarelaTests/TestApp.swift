@@ -38,11 +38,17 @@ final class TestApp {
         configuration.limits = limits
         configuration.timeZone = TimeZone(identifier: "America/Sao_Paulo")!
         configuration.passwordHashing = hashing
+        // Installed once by `make test` (scripts/install-pictograms); clips shared between tests.
+        configuration.pictogramsDirectory = Self.repositoryRoot + "/.build/test-data/pictograms"
+        configuration.audioDirectory = Self.repositoryRoot + "/.build/test-data/audio"
         let clock = TestClock(now)
         self.clock = clock
         app = try await App.make(configuration, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                                  clock: { clock.now })
-        if seedDemo { _ = try DemoClinic.seed(app.database, hasher: app.passwords, now: now) }
+        if seedDemo {
+            _ = try DemoClinic.seed(app.database, hasher: app.passwords, now: now,
+                                    resources: DemoClinic.DemoResources(app: app, generateAudio: true))
+        }
         server = app.makeServer()
         try server.start()
         client = HTTPClient(port: server.port)

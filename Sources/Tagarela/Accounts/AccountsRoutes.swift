@@ -250,12 +250,18 @@ enum AccountsRoutes {
     @Sendable static func openPatientMode(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         guard let patientId = context.id("id"), let session = context.signedIn?.session else { throw AppError.notFound }
-        try context.database.write { db in
+        let planId = context.request.form["plan"].flatMap(Int64.init)
+        let destination = try context.database.write { db -> String in
             _ = try PatientScope.find(patientId, visibleTo: actor, db)
             guard try PatientScope.maySupervise(actor, patientId: patientId, db) else { throw AppError.forbidden }
             try db.execute(sql: "UPDATE session SET patientModeFor = ? WHERE id = ?", arguments: [patientId, session.id])
+            // Opened from a plan: straight to that board, on the child's side.
+            if let planId, try Plan.filter(key: planId).filter(Column("patientId") == patientId).fetchCount(db) == 1 {
+                return "/play/\(planId)"
+            }
+            return Role.patient.homePath
         }
-        return .redirect(to: Role.patient.homePath)
+        return .redirect(to: destination)
     }
 
     @Sendable static func showPatientModeExit(_ context: RequestContext) -> Response {

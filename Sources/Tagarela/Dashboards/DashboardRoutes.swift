@@ -37,9 +37,11 @@ enum DashboardRoutes {
 
     @Sendable static func patient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let pendingMeals = try context.database.read { try Meal.queue(of: actor.userId).fetchCount($0) }
+        let (pendingMeals, boards) = try context.database.read { db in
+            (try Meal.queue(of: actor.userId).fetchCount(db), try Plan.filter(Column("patientId") == actor.userId).fetchCount(db))
+        }
         return context.render("dashboards/patient", title: "dashboard_patient_title",
-                              PatientDashboard(actor: actor, pendingMeals: pendingMeals, t: context.t))
+                              PatientDashboard(actor: actor, pendingMeals: pendingMeals, boards: boards, t: context.t))
     }
 
     @Sendable static func trainer(_ context: RequestContext) throws -> Response {
@@ -143,9 +145,12 @@ struct PatientDashboard: Sendable {
     let greeting: String
     let tiles: [Tile]
 
-    init(actor: Actor, pendingMeals: Int, t: Translator) {
+    init(actor: Actor, pendingMeals: Int, boards: Int, t: Translator) {
         greeting = t("patient_greeting", ["name": actor.displayName])
         tiles = ["boards", "games", "meals", "evaluations"].map { key in
+            if key == "boards", boards > 0 {
+                return Tile(key: key, label: t["tile_boards"], status: t("tile_boards_count", ["count": "\(boards)"]), href: "/play")
+            }
             if key == "meals" {
                 return Tile(key: key, label: t["tile_meals"],
                             status: pendingMeals == 0 ? t["tile_meals_empty"] : t("tile_meals_pending", ["count": "\(pendingMeals)"]),

@@ -15,8 +15,29 @@ public enum DemoClinic {
 
     static let markerKey = "demoSeededAt"
 
+    /// What the boards of the demo need beside the database: the pictogram list, the clip generator and
+    /// the catalogue of the clinic's language.
+    public struct DemoResources: Sendable {
+        let pictograms: PictogramLibrary
+        let speech: SpeechAudio?
+        let translator: Translator
+
+        public init(resourcesDirectory: String, audioDirectory: String?) throws {
+            pictograms = try PictogramLibrary.load(from: resourcesDirectory + "/Data/pictograms.json")
+            speech = audioDirectory.map { SpeechAudio(directory: $0) }
+            translator = try Catalogues(directory: resourcesDirectory + "/Templates/i18n").translator(for: .ptBR)
+        }
+
+        init(app: App, generateAudio: Bool) {
+            pictograms = app.pictograms
+            speech = generateAudio ? app.speech : nil
+            translator = app.catalogues.translator(for: .ptBR)
+        }
+    }
+
     /// Loads the demo clinic unless it was loaded before; returns the logins, or nil if it was already there.
-    public static func seed(_ pool: DatabasePool, hasher: PasswordHasher, now: Date = Date()) throws -> [Login]? {
+    public static func seed(_ pool: DatabasePool, hasher: PasswordHasher, now: Date = Date(),
+                            resources: DemoResources? = nil) throws -> [Login]? {
         let passwordHash = hasher.hash(password)
         return try pool.write { db -> [Login]? in
             if try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = ?", arguments: [markerKey]) != nil {
@@ -63,6 +84,10 @@ public enum DemoClinic {
             }
             try seedEvaluations(db, trainer: dani, fernanda: fernanda, gustavo: gustavo, now: now)
             try seedMeals(db, nutritionist: nadia, patients: [(elisa, 0.85), (carla, 0.55)], now: now)
+            if let resources {
+                try DemoBoards.seed(db, clinician: ana, patients: [(carla, bruno), (davi, beatriz)], davi: davi, now: now,
+                                    library: resources.pictograms, speech: resources.speech, t: resources.translator)
+            }
             try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES (?, ?, ?)",
                            arguments: [markerKey, ISO8601DateFormatter().string(from: now), now])
             return logins

@@ -27,13 +27,16 @@ public final class App: Responder {
     /// Image and audio conversion (ffmpeg) runs here, one job at a time.
     let mediaPool = WorkPool(name: "media", maxConcurrent: 1)
     let media: MediaStore
+    let speech: SpeechAudio
+    let pictograms: PictogramLibrary
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
     /// Every template a page names; checked at start.
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
-        + CheckInRoutes.templates + NutritionRoutes.templates
+        + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -57,13 +60,19 @@ public final class App: Responder {
         BodyCompositionRoutes.add(to: &router)
         CheckInRoutes.add(to: &router)
         NutritionRoutes.add(to: &router)
+        SymbolRoutes.add(to: &router)
+        PlanRoutes.add(to: &router)
+        PlayerRoutes.add(to: &router)
+        UsageRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
-                   staticFiles: staticFiles, router: router, logger: logger, clock: clock)
+                   staticFiles: staticFiles, router: router, logger: logger, clock: clock,
+                   pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
     }
 
     init(configuration: AppConfiguration, database: DatabasePool, templates: Templates, catalogues: Catalogues,
-         staticFiles: StaticFiles, router: Router<Route>, logger: Logger, clock: @escaping @Sendable () -> Date) {
+         staticFiles: StaticFiles, router: Router<Route>, logger: Logger, clock: @escaping @Sendable () -> Date,
+         pictograms: PictogramLibrary) {
         self.configuration = configuration
         self.database = database
         self.templates = templates
@@ -74,9 +83,12 @@ public final class App: Responder {
         self.clock = clock
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
                              icon: staticFiles.url(for: "/img/icon.svg"),
-                             evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"))
+                             evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
+                             playerScript: staticFiles.url(for: "/js/board-player.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
+        self.speech = SpeechAudio(directory: configuration.audioFolder)
+        self.pictograms = pictograms
         self.decoyHash = passwords.hash(Token.make())
     }
 

@@ -40,6 +40,12 @@ public struct AppConfiguration: Sendable {
     public var databasePath: String { dataDirectory + "/db/tagarela.sqlite" }
     public var uploadsDirectory: String { dataDirectory + "/tmp" }
     public var mediaDirectory: String { dataDirectory + "/media" }
+    /// The OpenMoji SVGs that scripts/install-pictograms copies; tests may point at a shared copy.
+    public var pictogramsDirectory: String?
+    var pictogramFolder: String { pictogramsDirectory ?? dataDirectory + "/pictograms" }
+    /// Generated clips are content-addressed, so test runs may share one folder of them.
+    public var audioDirectory: String?
+    public var audioFolder: String { audioDirectory ?? mediaDirectory + "/audio" }
     public var templatesDirectory: String { resourcesDirectory + "/Templates" }
     public var publicDirectory: String { resourcesDirectory + "/Public" }
 

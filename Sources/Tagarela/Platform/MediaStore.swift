@@ -28,19 +28,29 @@ struct MediaStore: Sendable {
     /// Stores `upload` as a JPEG at most `maxSide` pixels on its longer side, keeping proportions;
     /// returns its path relative to the media directory.
     func storePhoto(_ upload: UploadedFile, maxSide: Int = 512) throws -> String {
+        try storeImage(upload, folder: "photos", fileExtension: "jpg", maxSide: maxSide)
+    }
+
+    /// A symbol picture: PNG, so transparent backgrounds stay transparent on the board.
+    func storeSymbolImage(_ upload: UploadedFile) throws -> String {
+        try storeImage(upload, folder: "images", fileExtension: "png", maxSide: 400)
+    }
+
+    private func storeImage(_ upload: UploadedFile, folder: String, fileExtension: String, maxSide: Int) throws -> String {
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: upload.temporaryPath))
         let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
         try handle.close()
         guard Self.kind(of: header) != nil else { throw Failure.notAnImage }
 
-        let relative = "photos/\(UUID().uuidString.lowercased()).jpg"
+        let relative = "\(folder)/\(UUID().uuidString.lowercased()).\(fileExtension)"
         let target = directory + "/" + relative
-        try FileManager.default.createDirectory(atPath: directory + "/photos", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        let quality = fileExtension == "jpg" ? ["-q:v", "4"] : []
         ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-i", upload.temporaryPath, "-frames:v", "1",
-                            "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease",
-                            "-q:v", "4", target]
+                            "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
+            + quality + [target]
         ffmpeg.standardOutput = FileHandle.nullDevice
         ffmpeg.standardError = FileHandle.nullDevice
         try ffmpeg.run()
@@ -59,13 +69,19 @@ struct MediaStore: Sendable {
 
     /// The stored file as a response, for a path that came from the database.
     func response(for relative: String, request: Request) -> Response? {
-        guard !relative.contains(".."), let data = FileManager.default.contents(atPath: directory + "/" + relative) else { return nil }
+        Self.file(at: directory + "/" + relative, request: request, cacheControl: "private, max-age=86400")
+    }
+
+    /// A file whose name never changes content (random or content-addressed names), with an ETag.
+    static func file(at path: String, request: Request, cacheControl: String) -> Response? {
+        guard !path.contains(".."), let data = FileManager.default.contents(atPath: path) else { return nil }
         var headers = Headers()
-        let etag = "\"\(relative.split(separator: "/").last ?? "")\""  // the name is random and never reused
+        let name = path.split(separator: "/").last.map(String.init) ?? ""
+        let etag = "\"\(name)\""
         headers["ETag"] = etag
-        headers["Cache-Control"] = "private, max-age=86400"
+        headers["Cache-Control"] = cacheControl
         if request.headers["If-None-Match"] == etag { return Response(status: .notModified, headers: headers) }
-        headers["Content-Type"] = "image/jpeg"
+        headers["Content-Type"] = StaticFiles.contentType(forExtension: (name as NSString).pathExtension)
         return Response(status: .ok, headers: headers, body: [UInt8](data))
     }
 }

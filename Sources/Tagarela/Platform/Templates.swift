@@ -88,4 +88,5 @@ struct Assets: Sendable {
     let stylesheet: String
     let icon: String
     let evaluationScript: String
+    let playerScript: String
 }

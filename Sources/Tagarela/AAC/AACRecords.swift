@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+
+/// The 16 fixed category colours; the first six follow the Fitzgerald key.
+enum CategoryColour: String, Sendable, CaseIterable {
+    case yellow, green, blue, pink, orange, white, purple, brown, red, grey, black, teal, navy, lime, gold, magenta
+
+    var cssClass: String { "cat-\(rawValue)" }
+}
+
+struct Category: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "category"
+    var id: Int64?
+    var clinicianId: Int64
+    var name: String
+    var colour: String
+    var position: Int
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    var categoryColour: CategoryColour { CategoryColour(rawValue: colour) ?? .white }
+
+    /// Fitzgerald-key categories every clinician starts with (catalogue keys and colours).
+    static let defaults: [(key: String, colour: CategoryColour)] = [
+        ("category_people", .yellow), ("category_actions", .green), ("category_descriptors", .blue),
+        ("category_social", .pink), ("category_nouns", .orange), ("category_misc", .white),
+    ]
+
+    /// The clinician's categories, creating the defaults (in their language) the first time.
+    static func forClinician(_ clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [Category] {
+        let existing = try Category.filter(Column("clinicianId") == clinicianId).order(Column("position"), Column("id")).fetchAll(db)
+        guard existing.isEmpty else { return existing }
+        return try defaults.enumerated().map { index, entry in
+            var category = Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
+            try category.insert(db)
+            return category
+        }
+    }
+}
+
+struct Symbol: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "symbol"
+    var id: Int64?
+    var clinicianId: Int64
+    var patientId: Int64?
+    var categoryId: Int64
+    var name: String
+    var spokenText: String
+    var pictogram: String?
+    var imagePath: String?
+    var audioFile: String?
+    var audioKind: String
+    var voice: String?
+    var createdAt: Date
+    var updatedAt: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var imageURL: String {
+        if let pictogram { return "/pictograms/\(pictogram).svg" }
+        return "/media/\(imagePath ?? "")"
+    }
+
+    var audioURL: String? { audioFile.map { "/media/audio/\($0)" } }
+}
+
+enum PlanType: String, Sendable, CaseIterable {
+    case board
+    case bigSymbol = "big_symbol"
+}
+
+struct Plan: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "plan"
+    var id: Int64?
+    var patientId: Int64
+    var clinicianId: Int64
+    var tutorId: Int64?
+    var name: String
+    var description: String
+    var startsOn: String
+    var type: String
+    var rows: Int
+    var columns: Int
+    var createdAt: Date
+    var updatedAt: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+    var planType: PlanType { PlanType(rawValue: type) ?? .board }
+    var cellCount: Int { rows * columns }
+}
+
+struct PlanCell: Codable, Sendable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "planCell"
+    var planId: Int64
+    var position: Int
+    var symbolId: Int64?
+    var linkPlanId: Int64?
+}
+
+struct Tap: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "tap"
+    var id: Int64?
+    var key: String
+    var patientId: Int64
+    var planId: Int64?
+    var symbolId: Int64?
+    var assistedBy: Int64?
+    var at: Date
+    var receivedAt: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+struct Observation: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "observation"
+    var id: Int64?
+    var patientId: Int64
+    var authorId: Int64?
+    var authorName: String
+    var authorRole: String
+    var observedOn: String
+    var body: String
+    var isPrivate: Bool
+    var createdAt: Date
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+}
+
+/// Which symbols a clinician may put on a patient's board: their general ones and that patient's own.
+enum SymbolScope {
+    static func usable(by clinicianId: Int64, for patientId: Int64?) -> QueryInterfaceRequest<Symbol> {
+        var request = Symbol.filter(Column("clinicianId") == clinicianId)
+        if let patientId {
+            request = request.filter(Column("patientId") == nil || Column("patientId") == patientId)
+        }
+        return request
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A board as the player, the editor and the print view draw it.
+struct BoardView: Sendable {
+    struct Cell: Sendable {
+        let position: Int
+        let number: Int
+        let isEmpty: Bool
+        let symbolId: Int64?
+        let label: String
+        let imageURL: String?
+        let audioURL: String?
+        let colourClass: String
+        let linkPlanId: Int64?
+        let isFolder: Bool
+    }
+
+    let planId: Int64
+    let name: String
+    let columnsClass: String
+    let isBigSymbol: Bool
+    let cells: [Cell]
+
+    init(_ screen: BoardScreen, _ t: Translator) {
+        planId = screen.plan.id!
+        name = screen.plan.name
+        columnsClass = "cols-\(screen.plan.columns)"
+        isBigSymbol = screen.plan.planType == .bigSymbol
+        cells = screen.cells.map { cell in
+            if let link = cell.link {
+                return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: nil,
+                            label: cell.symbol?.name ?? link.name, imageURL: cell.symbol?.imageURL, audioURL: nil,
+                            colourClass: CategoryColour.white.cssClass, linkPlanId: link.id, isFolder: true)
+            }
+            guard let symbol = cell.symbol else {
+                return Cell(position: cell.position, number: cell.position + 1, isEmpty: true, symbolId: nil, label: "",
+                            imageURL: nil, audioURL: nil, colourClass: "", linkPlanId: nil, isFolder: false)
+            }
+            return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: symbol.id,
+                        label: symbol.name, imageURL: symbol.imageURL, audioURL: symbol.audioURL,
+                        colourClass: cell.colour.cssClass, linkPlanId: nil, isFolder: false)
+        }
+    }
+}
+
+/// A patient's plans, grouped by the tutor each was made for.
+struct PlansPage: Sendable {
+    struct Item: Sendable {
+        let id: Int64
+        let name: String
+        let detail: String
+    }
+
+    struct Group: Sendable {
+        let title: String
+        let plans: [Item]
+    }
+
+    let patientId: Int64
+    let patientName: String
+    let groups: [Group]
+    let isEmpty: Bool
+    let isClinician: Bool
+    let isTutor: Bool
+
+    init(patientId: Int64, patientName: String, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
+        let t = context.t
+        self.patientId = patientId
+        self.patientName = patientName
+        isClinician = actor.role == .clinician
+        isTutor = actor.role == .tutor
+        func item(_ plan: Plan) -> Item {
+            let kind = plan.planType == .bigSymbol ? t["plan_type_big_symbol"] : "\(plan.rows) × \(plan.columns)"
+            return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))")
+        }
+        var groups = tutors.compactMap { tutor -> Group? in
+            let mine = plans.filter { $0.tutorId == tutor.id }
+            return mine.isEmpty ? nil : Group(title: t("plans_for_tutor", ["name": tutor.displayName]), plans: mine.map(item))
+        }
+        let others = plans.filter { plan in !tutors.contains { $0.id == plan.tutorId } }
+        if !others.isEmpty { groups.append(Group(title: t["plans_for_everyone"], plans: others.map(item))) }
+        self.groups = groups
+        isEmpty = plans.isEmpty
+    }
+}
+
+struct PlanFormPage: Sendable {
+    let patientId: Int64
+    let patientName: String
+    let form: FormState
+    let types: [SelectOption]
+    let tutors: [SelectOption]
+
+    init(patientId: Int64, patientName: String, form: FormState, tutors: [User], _ t: Translator) {
+        self.patientId = patientId
+        self.patientName = patientName
+        self.form = form
+        types = PlanType.allCases.map { SelectOption(value: $0.rawValue, label: t["plan_type_\($0.rawValue)"], isSelected: form["type"] == $0.rawValue) }
+        self.tutors = [SelectOption(value: "", label: t["plan_any_tutor"], isSelected: form["tutorId"].isEmpty)]
+            + tutors.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: form["tutorId"] == "\($0.id!)") }
+    }
+}
+
+/// The board editor: the grid with links to pick a cell, and the chooser for the picked cell.
+struct EditorPage: Sendable {
+    struct Choice: Sendable {
+        let id: Int64
+        let name: String
+        let imageURL: String
+        let colourClass: String
+    }
+
+    let board: BoardView
+    let patientId: Int64
+    let patientName: String
+    let selected: Int?
+    let selectedNumber: Int
+    let hasSelection: Bool
+    let selectedLabel: String
+    let categories: [SelectOption]
+    let symbols: [Choice]
+    let boards: [SelectOption]
+    let positions: [SelectOption]
+    let search: String
+
+    init(screen: BoardScreen, patientName: String, selected: Int?, categories: [Category], symbols: [Symbol], boards: [Plan],
+         search: String, category: String, _ t: Translator) {
+        let board = BoardView(screen, t)
+        self.board = board
+        patientId = screen.plan.patientId
+        self.patientName = patientName
+        let selected = selected.flatMap { (0..<screen.plan.cellCount).contains($0) ? $0 : nil }
+        self.selected = selected
+        selectedNumber = (selected ?? 0) + 1
+        hasSelection = selected != nil
+        selectedLabel = selected.map { board.cells[$0].isEmpty ? t["cell_empty"] : board.cells[$0].label } ?? ""
+        self.categories = categories.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: category == "\($0.id!)") }
+        let colours = Dictionary(uniqueKeysWithValues: categories.map { ($0.id!, $0.categoryColour) })
+        self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name, imageURL: $0.imageURL,
+                                            colourClass: (colours[$0.categoryId] ?? .white).cssClass) }
+        self.boards = boards.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: false) }
+        positions = (0..<screen.plan.cellCount).filter { $0 != selected }.map {
+            SelectOption(value: "\($0)", label: t("cell_number", ["n": "\($0 + 1)"]), isSelected: false)
+        }
+        self.search = search
+    }
+}
+
+struct PrintPage: Sendable {
+    let board: BoardView
+    let patientName: String
+    let description: String
+}

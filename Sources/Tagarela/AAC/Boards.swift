@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+/// A plan with its cells and the symbols on them, as the editor, the player and the print view need it.
+struct BoardScreen: Sendable {
+    struct Cell: Sendable {
+        let position: Int
+        let symbol: Symbol?
+        let colour: CategoryColour
+        let link: Plan?
+    }
+
+    let plan: Plan
+    let cells: [Cell]
+
+    static func fetch(_ plan: Plan, _ db: Database) throws -> BoardScreen {
+        let stored = try PlanCell.filter(Column("planId") == plan.id).fetchAll(db)
+        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: stored.compactMap(\.symbolId)).map { ($0.id!, $0) })
+        let categories = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: Set(symbols.values.map(\.categoryId))).map {
+            ($0.id!, $0.categoryColour)
+        })
+        let links = Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, keys: stored.compactMap(\.linkPlanId)).map { ($0.id!, $0) })
+        let byPosition = Dictionary(stored.map { ($0.position, $0) }, uniquingKeysWith: { first, _ in first })
+        let cells = (0..<plan.cellCount).map { position -> Cell in
+            let cell = byPosition[position]
+            let symbol = cell?.symbolId.flatMap { symbols[$0] }
+            return Cell(position: position, symbol: symbol,
+                        colour: symbol.flatMap { categories[$0.categoryId] } ?? .white,
+                        link: cell?.linkPlanId.flatMap { links[$0] })
+        }
+        return BoardScreen(plan: plan, cells: cells)
+    }
+}
+
+/// The pure rules of a board's grid.
+enum BoardRules {
+    static let rowRange = 1...6
+    static let columnRange = 1...8
+
+    /// A board is 1×2 at the smallest; a big-symbol plan is always one cell.
+    static func isValidSize(rows: Int, columns: Int, type: PlanType) -> Bool {
+        switch type {
+        case .bigSymbol: rows == 1 && columns == 1
+        case .board: rowRange.contains(rows) && columnRange.contains(columns) && rows * columns >= 2
+        }
+    }
+
+    /// Where a cell lands when the grid changes size: same row and column, or nowhere if outside.
+    static func position(_ position: Int, from old: (rows: Int, columns: Int), to new: (rows: Int, columns: Int)) -> Int? {
+        let row = position / old.columns, column = position % old.columns
+        guard row < new.rows, column < new.columns else { return nil }
+        return row * new.columns + column
+    }
+}
+
+/// Which plans an actor may open: exactly those of the patients they may see.
+enum PlanScope {
+    static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Plan {
+        guard let id, let plan = try Plan.fetchOne(db, key: id) else { throw AppError.notFound }
+        _ = try PatientScope.find(plan.patientId, visibleTo: actor, db)
+        return plan
+    }
+
+    /// For changes: a clinician linked to the patient.
+    static func editable(_ id: Int64?, by actor: Actor, _ db: Database) throws -> Plan {
+        let plan = try find(id, visibleTo: actor, db)
+        guard actor.role == .clinician else { throw AppError.forbidden }
+        return plan
+    }
+}

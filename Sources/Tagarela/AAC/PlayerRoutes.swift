@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// The patient's side: their boards, the player, and the tap log.
+enum PlayerRoutes {
+    static let templates = ["aac/play-list", "aac/player"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/play", .signedIn([.patient]), list)
+        router.get("/play/:plan", .signedIn([.patient]), play)
+        router.post("/taps", .signedIn([.patient]), recordTap)
+    }
+
+    @Sendable static func list(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.read { db in
+            let plans = try Plan.filter(Column("patientId") == actor.userId).order(Column("startsOn").desc, Column("id")).fetchAll(db)
+            return PlayListPage(plans: try plans.map { plan in
+                let first = try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
+                return PlayListPage.Tile(id: plan.id!, name: plan.name, imageURL: first?.imageURL)
+            })
+        }
+        return context.render("aac/play-list", title: "play_title", page)
+    }
+
+    @Sendable static func play(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.read { db in
+            let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
+            return PlayerPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t), csrf: context.csrfToken,
+                              offlineText: context.t["player_offline"])
+        }
+        return context.render("aac/player", title: "player_title", page)
+    }
+
+    /// Called by the player's script for every tap, possibly late (queued while offline). The browser's
+    /// key makes it idempotent: a tap sent twice is stored once. Answers 204 either way.
+    @Sendable static func recordTap(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let form = context.request.form
+        guard let key = form["key"], (8...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }),
+              let planId = form["plan"].flatMap(Int64.init), let symbolId = form["symbol"].flatMap(Int64.init)
+        else { throw AppError.badRequest }
+        let at = TapTime.accept(form["at"], now: context.now)
+        try context.database.write { db in
+            let plan = try PlanScope.find(planId, visibleTo: actor, db)
+            guard try PlanCell.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db) > 0
+            else { throw AppError.notFound }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO tap (key, patientId, planId, symbolId, assistedBy, at, receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, context.now])
+        }
+        return Response(status: .noContent)
+    }
+}
+
+/// When a tap happened, as the browser says, within reason. Pure.
+enum TapTime {
+    /// Taps queued offline keep their real time, up to 30 days back; a clock in the future or
+    /// an unreadable time counts as "now".
+    static func accept(_ text: String?, now: Date) -> Date {
+        guard let text else { return now }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let date = formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text),
+              date <= now.addingTimeInterval(300), date >= now.addingTimeInterval(-30 * 86_400)
+        else { return now }
+        return min(date, now)
+    }
+}
+
+struct PlayListPage: Sendable {
+    struct Tile: Sendable {
+        let id: Int64
+        let name: String
+        let imageURL: String?
+    }
+    let plans: [Tile]
+}
+
+struct PlayerPage: Sendable {
+    let board: BoardView
+    let csrf: String
+    let offlineText: String
+}

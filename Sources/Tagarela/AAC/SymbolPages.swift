@@ -1,0 +1,91 @@
+import Foundation
+
+/// A symbol as every page draws it: picture, word, category colour, clip.
+struct SymbolView: Sendable {
+    let id: Int64
+    let name: String
+    let imageURL: String
+    let audioURL: String?
+    let colourClass: String
+    let scope: String?
+
+    init(_ symbol: Symbol, colour: CategoryColour, scope: String? = nil) {
+        id = symbol.id!
+        name = symbol.name
+        imageURL = symbol.imageURL
+        audioURL = symbol.audioURL
+        colourClass = colour.cssClass
+        self.scope = scope
+    }
+}
+
+struct SymbolsPage: Sendable {
+    struct Group: Sendable {
+        let name: String
+        let colourClass: String
+        let symbols: [SymbolView]
+    }
+
+    let groups: [Group]
+    let search: String
+    let colours: [SelectOption]
+    let isEmpty: Bool
+
+    init(categories: [Category], symbols: [Symbol], patients: [People.PatientSummary], search: String, _ t: Translator) {
+        let names = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0.displayName) })
+        groups = categories.map { category in
+            Group(name: category.name, colourClass: category.categoryColour.cssClass,
+                  symbols: symbols.filter { $0.categoryId == category.id }.map {
+                      SymbolView($0, colour: category.categoryColour, scope: $0.patientId.flatMap { names[$0] })
+                  })
+        }.filter { !$0.symbols.isEmpty }
+        self.search = search
+        colours = CategoryColour.allCases.map { SelectOption(value: $0.rawValue, label: t["colour_\($0.rawValue)"], isSelected: false) }
+        isEmpty = symbols.isEmpty
+    }
+}
+
+struct SymbolFormPage: Sendable {
+    struct Pictogram: Sendable {
+        let hexcode: String
+        let name: String
+        let link: String
+        let isSelected: Bool
+    }
+
+    let action: String
+    let form: FormState
+    let search: String
+    let results: [Pictogram]
+    let hasResults: Bool
+    let chosenPictogram: String?
+    let categories: [SelectOption]
+    let scopes: [SelectOption]
+    let voices: [SelectOption]
+
+    init(action: String, form: FormState, search: String, results: [PictogramLibrary.Entry], categories: [Category],
+         patients: [People.PatientSummary], context: RequestContext) {
+        let t = context.t
+        self.action = action
+        self.form = form
+        self.search = search
+        self.results = results.map { entry in
+            let name = entry.name(context.locale)
+            var query = "pictogram=\(entry.hexcode)&name=\(HTTPQuery.encode(name))&q=\(HTTPQuery.encode(search))"
+            if !form["scope"].isEmpty { query += "&patient=\(form["scope"])" }
+            return Pictogram(hexcode: entry.hexcode, name: name, link: "/symbols/new?\(query)", isSelected: entry.hexcode == form["pictogram"])
+        }
+        hasResults = !results.isEmpty
+        chosenPictogram = form["pictogram"].isEmpty ? nil : form["pictogram"]
+        self.categories = categories.map {
+            SelectOption(value: "\($0.id!)", label: $0.name, isSelected: form["categoryId"] == "\($0.id!)")
+        }
+        scopes = [SelectOption(value: "", label: t["symbol_general"], isSelected: form["scope"].isEmpty)]
+            + patients.map { SelectOption(value: "\($0.id)", label: t("symbol_for_patient", ["name": $0.displayName]),
+                                          isSelected: form["scope"] == "\($0.id)") }
+        voices = AppLocale.allCases.map {
+            SelectOption(value: $0.rawValue, label: t["language_\($0.rawValue.replacingOccurrences(of: "-", with: "_"))"],
+                         isSelected: form["voice"] == $0.rawValue)
+        }
+    }
+}

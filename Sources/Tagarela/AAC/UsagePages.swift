@@ -1,0 +1,90 @@
+import Foundation
+
+struct UsagePage: Sendable {
+    struct Row: Sendable {
+        let when: String
+        let plan: String
+        let symbol: String
+        let assisted: String
+    }
+
+    struct Top: Sendable {
+        let name: String
+        let count: Int
+        let max: Int
+    }
+
+    let patientId: Int64
+    let patientName: String
+    let from: String
+    let to: String
+    let plans: [SelectOption]
+    let people: [SelectOption]
+    let totalText: String
+    let chart: String
+    let top: [Top]
+    let rows: [Row]
+    let isEmpty: Bool
+    let csvLink: String
+
+    init(patientId: Int64, patientName: String, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
+         top: [(name: String, count: Int)], rows: [UsageRoutes.TapRow], plans: [Plan], people: [User], context: RequestContext) {
+        let t = context.t, format = context.format
+        self.patientId = patientId
+        self.patientName = patientName
+        from = filter.from
+        to = filter.to
+        self.plans = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.planId == nil)]
+            + plans.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: filter.planId == $0.id) }
+        self.people = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.assistedBy == nil)]
+            + people.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: filter.assistedBy == $0.id) }
+        totalText = t("usage_total", ["count": "\(total)"])
+        let counts = Dictionary(uniqueKeysWithValues: perDay.map { ($0.day, $0.count) })
+        let first = Reevaluation.day(filter.from) ?? 0, last = max(Reevaluation.day(filter.to) ?? 0, first)
+        let days = (first...min(last, first + 366)).map(Reevaluation.isoDate(fromDay:))
+        chart = total == 0 ? "" : LineChart(
+            title: t["usage_per_day"], unit: t["usage_taps"], labels: days.map { format.shortDate(iso: $0) },
+            series: [.init(name: t["usage_taps"], values: days.map { Double(counts[$0] ?? 0) }, colour: LineChart.palette[0])],
+            format: { format.decimal($0, fractionDigits: 0) }).svg
+        let highest = top.map(\.count).max() ?? 1
+        self.top = top.map { Top(name: $0.name, count: $0.count, max: highest) }
+        self.rows = rows.map {
+            Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
+                assisted: $0.assistedName ?? t["usage_alone"])
+        }
+        isEmpty = rows.isEmpty
+        var query = "from=\(filter.from)&to=\(filter.to)"
+        if let plan = filter.planId { query += "&plan=\(plan)" }
+        if let person = filter.assistedBy { query += "&assisted=\(person)" }
+        csvLink = "/patients/\(patientId)/usage.csv?\(query)"
+    }
+}
+
+struct ObservationsPage: Sendable {
+    struct Note: Sendable {
+        let date: String
+        let author: String
+        let role: String
+        let body: String
+        let isPrivate: Bool
+    }
+
+    let patientId: Int64
+    let patientName: String
+    let notes: [Note]
+    let isEmpty: Bool
+    let form: FormState
+    let isClinician: Bool
+
+    init(patientId: Int64, patientName: String, notes: [Observation], form: FormState, isClinician: Bool, context: RequestContext) {
+        self.patientId = patientId
+        self.patientName = patientName
+        self.notes = notes.map {
+            Note(date: context.format.longDate(iso: $0.observedOn), author: $0.authorName, role: context.t["role_\($0.authorRole)"],
+                 body: $0.body, isPrivate: $0.isPrivate)
+        }
+        isEmpty = notes.isEmpty
+        self.form = form
+        self.isClinician = isClinician
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// Usage history (taps) and observations, for the patient's clinicians and tutors.
+enum UsageRoutes {
+    static let templates = ["aac/usage", "aac/observations"]
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/patients/:id/usage", .signedIn([.clinician, .tutor]), usage)
+        router.get("/patients/:id/usage.csv", .signedIn([.clinician, .tutor]), usageCSV)
+        router.get("/patients/:id/observations", .signedIn([.clinician, .tutor]), observations)
+        router.post("/patients/:id/observations", .signedIn([.clinician, .tutor]), addObservation)
+    }
+
+    /// The filter of the usage pages, from the query string.
+    struct Filter: Sendable {
+        var from: String
+        var to: String
+        var planId: Int64?
+        var symbolId: Int64?
+        var assistedBy: Int64?
+
+        init(_ query: HTTPServer.Parameters, context: RequestContext) {
+            let zone = context.app.configuration.timeZone
+            let today = ISODate.string(context.now, timeZone: zone)
+            from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) }
+                ?? Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 29)
+            to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) } ?? today
+            planId = query["plan"].flatMap(Int64.init)
+            symbolId = query["symbol"].flatMap(Int64.init)
+            assistedBy = query["assisted"].flatMap(Int64.init)
+        }
+
+        /// An SQL condition on the `tap` table (aliased `tap`) and its arguments. Days are the clinic's days.
+        func condition(patientId: Int64, timeZone: TimeZone) -> (String, StatementArguments) {
+            let start = ISODate.date(from, timeZone: timeZone) ?? Date.distantPast
+            let end = (ISODate.date(to, timeZone: timeZone) ?? Date.distantFuture).addingTimeInterval(86_400)
+            var sql = "tap.patientId = ? AND tap.at >= ? AND tap.at < ?"
+            var arguments: StatementArguments = [patientId, start, end]
+            if let planId { sql += " AND tap.planId = ?"; _ = arguments.append(contentsOf: [planId]) }
+            if let symbolId { sql += " AND tap.symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
+            if let assistedBy { sql += " AND tap.assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
+            return (sql, arguments)
+        }
+    }
+
+    struct TapRow: Decodable, FetchableRecord, Sendable {
+        let at: Date
+        let planName: String?
+        let symbolName: String?
+        let assistedName: String?
+    }
+
+    static func rows(_ filter: Filter, patientId: Int64, limit: Int?, _ db: Database, timeZone: TimeZone) throws -> [TapRow] {
+        let (condition, arguments) = filter.condition(patientId: patientId, timeZone: timeZone)
+        return try TapRow.fetchAll(db, sql: """
+            SELECT tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName
+            FROM tap LEFT JOIN plan ON plan.id = tap.planId LEFT JOIN symbol ON symbol.id = tap.symbolId
+            LEFT JOIN user ON user.id = tap.assistedBy
+            WHERE \(condition) ORDER BY tap.at DESC \(limit.map { "LIMIT \($0)" } ?? "")
+            """, arguments: arguments)
+    }
+
+    @Sendable static func usage(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let filter = Filter(context.request.query, context: context)
+        let zone = context.app.configuration.timeZone
+        let page = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            let (condition, arguments) = filter.condition(patientId: patient.userId, timeZone: zone)
+            let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM tap WHERE \(condition)", arguments: arguments) ?? 0
+            // Per clinic day, at the clinic's current offset from UTC (taps are stored in UTC).
+            let offset = "\(zone.secondsFromGMT(for: context.now)) seconds"
+            var perDayArguments = StatementArguments([offset])
+            _ = perDayArguments.append(contentsOf: arguments)
+            let perDay = try Row.fetchAll(db, sql: """
+                SELECT date(at, ?) AS day, count(*) AS n FROM tap WHERE \(condition) GROUP BY day
+                """, arguments: perDayArguments).map { (day: $0["day"] as String, count: $0["n"] as Int) }
+            let top = try Row.fetchAll(db, sql: """
+                SELECT symbol.name AS name, count(*) AS n FROM tap JOIN symbol ON symbol.id = tap.symbolId
+                WHERE \(condition) GROUP BY tap.symbolId ORDER BY n DESC, symbol.name LIMIT 10
+                """, arguments: arguments).map { (name: $0["name"] as String, count: $0["n"] as Int) }
+            return UsagePage(
+                patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName, filter: filter,
+                total: total, perDay: perDay, top: top,
+                rows: try rows(filter, patientId: patient.userId, limit: 100, db, timeZone: zone),
+                plans: try Plan.filter(Column("patientId") == patient.userId).fetchAll(db),
+                people: try People.tutors(of: patient.userId, db), context: context)
+        }
+        return context.render("aac/usage", title: "usage_title", page)
+    }
+
+    @Sendable static func usageCSV(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let filter = Filter(context.request.query, context: context)
+        let zone = context.app.configuration.timeZone
+        let rows = try context.database.read { db -> [TapRow] in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            return try Self.rows(filter, patientId: patient.userId, limit: nil, db, timeZone: zone)
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = zone
+        let header = [context.t["usage_when"], context.t["usage_plan"], context.t["usage_symbol"], context.t["usage_assisted"]]
+        let lines = [header] + rows.map { [formatter.string(from: $0.at), $0.planName ?? "", $0.symbolName ?? "", $0.assistedName ?? ""] }
+        let csv = lines.map { $0.map(CSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+        var response = Response(status: .ok, body: Array(csv.utf8))
+        response.headers["Content-Type"] = "text/csv; charset=utf-8"
+        response.headers["Content-Disposition"] = "attachment; filename=\"usage-\(filter.from)-\(filter.to).csv\""
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    // MARK: - Observations
+
+    @Sendable static func observations(_ context: RequestContext) throws -> Response {
+        try observationsPage(context, form: FormState(values: ["observedOn": ISODate.string(context.now, timeZone: context.app.configuration.timeZone)]))
+    }
+
+    static func observationsPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.read { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            var request = Observation.filter(Column("patientId") == patient.userId)
+            // Tutors read their own notes; clinicians read theirs, each other's and the tutors'.
+            if actor.role == .tutor { request = request.filter(Column("authorId") == actor.userId) }
+            let notes = try request.order(Column("observedOn").desc, Column("id").desc).fetchAll(db)
+            return ObservationsPage(patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName,
+                                    notes: notes, form: form, isClinician: actor.role == .clinician, context: context)
+        }
+        return context.render("aac/observations", title: "observations_title", page, status: status)
+    }
+
+    @Sendable static func addObservation(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: ["body", "observedOn"])
+        let body = form.required("body", context.t["error_observation_required"])
+        let date = context.format.parseDate(form["observedOn"])
+        if date == nil || date! > context.now { form.fail("observedOn", context.t["error_date_invalid"]) }
+        guard let body, let date, !form.hasErrors else { return try observationsPage(context, form: form, status: .unprocessableContent) }
+        let patientId = try context.database.write { db -> Int64 in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            var note = Observation(patientId: patient.userId, authorId: actor.userId, authorName: actor.displayName,
+                                   authorRole: actor.role.rawValue, observedOn: ISODate.string(date, timeZone: context.format.timeZone),
+                                   body: body, isPrivate: actor.role == .clinician, createdAt: context.now)
+            try note.insert(db)
+            try context.audit.record(.create, "observation", note.id, String(body.prefix(60)), db)
+            return patient.userId
+        }
+        return context.redirect(to: "/patients/\(patientId)/observations", flash: "observation_saved")
+    }
+}
+
+/// RFC 4180 fields; a leading = + - @ is prefixed so a spreadsheet never runs it as a formula.
+enum CSV {
+    static func field(_ text: String) -> String {
+        var value = text
+        if let first = value.first, "=+-@".contains(first) { value = "'" + value }
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
