@@ -31,18 +31,18 @@ struct PictogramLibrary: Sendable {
 
     func entry(_ hexcode: String) -> Entry? { byHexcode[hexcode] }
 
-    /// Pictograms whose word in `locale` contains the query, ignoring case and accents; words that
-    /// start with the query come first.
+    /// Pictograms whose word in `locale` contains the query, ignoring case and accents: the word itself
+    /// first, then words that start with it ("water" before "watermelon"), then the rest.
     func search(_ query: String, locale: AppLocale, category: String? = nil, limit: Int = 48) -> [Entry] {
         let needle = Self.fold(query)
         let pool = entries.filter { category == nil || $0.category == category }
         guard !needle.isEmpty else { return Array(pool.prefix(limit)) }
-        let matches = pool.compactMap { entry -> (Entry, Bool)? in
+        let matches = pool.enumerated().compactMap { index, entry -> (entry: Entry, rank: Int, index: Int)? in
             let word = Self.fold(entry.name(locale))
             guard word.contains(needle) else { return nil }
-            return (entry, word.hasPrefix(needle))
+            return (entry, word == needle ? 0 : word.hasPrefix(needle) ? 1 : 2, index)
         }
-        return Array(matches.sorted { $0.1 && !$1.1 }.map(\.0).prefix(limit))
+        return Array(matches.sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }.map(\.entry).prefix(limit))
     }
 
     static func fold(_ text: String) -> String {

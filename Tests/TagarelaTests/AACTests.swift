@@ -1,0 +1,235 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+@testable import Tagarela
+import Testing
+
+@Suite struct AACTests {
+    func plan(_ test: TestApp, patient: String, named name: String) throws -> Plan {
+        let id = try test.id(of: patient)
+        return try test.read { try Plan.filter(Column("patientId") == id && Column("name") == name).fetchOne($0)! }
+    }
+
+    func symbolsOn(_ test: TestApp, _ plan: Plan) throws -> [Int64] {
+        try test.read { try Int64.fetchAll($0, sql: "SELECT symbolId FROM planCell WHERE planId = ? AND symbolId IS NOT NULL ORDER BY position", arguments: [plan.id]) }
+    }
+
+    @Test func aSymbolFromThePictogramLibraryGetsItsClipAtOnce() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let search = try ana.get("/symbols/new?q=agua")
+        #expect(search.text.contains("/symbols/new?pictogram=1F6B0"), "accent-insensitive search finds água")
+        let category = try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM category") }!
+        let created = try ana.postMultipart("/symbols", fields: [
+            ("pictogram", "1F6B0"), ("name", "água gelada"), ("spokenText", "quero água gelada"), ("categoryId", "\(category)"),
+            ("scope", ""), ("voice", "pt-BR"),
+        ], files: [])
+        #expect(created.status == 303)
+        let symbol = try test.read { try Symbol.filter(Column("name") == "água gelada").fetchOne($0)! }
+        let clip = try #require(symbol.audioFile)
+        #expect(clip == SpeechAudio.fileName(text: "quero água gelada", voice: "pt-br"))
+        let audio = try ana.get("/media/audio/\(clip)")
+        #expect(audio.status == 200)
+        #expect(audio.header("Content-Type") == "audio/mpeg")
+        #expect(audio.body.count > 1000)
+        #expect(try ana.get("/symbols").text.contains("água gelada"))
+    }
+
+    @Test func aSymbolWithoutNameOrPictureKeepsWhatWasTyped() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let before = try test.snapshot()
+        let refused = try ana.postMultipart("/symbols", fields: [("name", ""), ("spokenText", "bom dia professora"), ("categoryId", "")],
+                                            files: [])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Informe o nome."))
+        #expect(refused.text.contains("Escolha uma das opções."))
+        #expect(refused.text.contains(#"value="bom dia professora""#))
+        #expect(try test.snapshot() == before)
+    }
+
+    @Test(arguments: [
+        ("texto.png", "image/png", Array("isto não é uma imagem, é texto".utf8)),
+        ("desenho.svg", "image/svg+xml", Array(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)),
+    ])
+    func picturesThatAreNotImagesAreRefused(_ name: String, _ type: String, _ content: [UInt8]) async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let category = try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM category") }!
+        let refused = try ana.postMultipart("/symbols", fields: [("name", "bola"), ("categoryId", "\(category)")],
+                                            files: [(field: "image", filename: name, contentType: type, content: content)])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Esta imagem não pôde ser lida"))
+        #expect(refused.text.contains(#"value="bola""#))
+    }
+
+    @Test func aTwentyMegabyteImageIsTooLarge() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let refused = try ana.postMultipart("/symbols", fields: [("name", "foto")],
+                                            files: [(field: "image", filename: "big.png", contentType: "image/png",
+                                                     content: [0x89, 0x50, 0x4E, 0x47] + [UInt8](repeating: 0, count: 20 << 20))])
+        #expect(refused.status == 413)
+    }
+
+    @Test func theEditorPlacesMovesLinksAndClearsCells() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let created = try ana.post("/patients/\(carla)/plans", [("name", "Parque"), ("type", "board"), ("rows", "2"), ("columns", "3"),
+                                                              ("tutorId", "\(try test.id(of: "bruno"))")])
+        #expect(created.status == 303)
+        let board = try plan(test, patient: "Carla Costa", named: "Parque")
+        #expect(try ana.get("/plans/\(board.id!)/edit?cell=0").text.contains("Casa 1"))
+        let symbols = try symbolsOn(test, try plan(test, patient: "Carla Costa", named: "Palavras principais"))
+        #expect(try ana.post("/plans/\(board.id!)/cells/0", [("symbol", "\(symbols[0])")]).status == 303)
+        #expect(try ana.post("/plans/\(board.id!)/cells/1", [("symbol", "\(symbols[1])")]).status == 303)
+        #expect(try ana.post("/plans/\(board.id!)/cells/0", [("moveTo", "5")]).status == 303)
+        let folder = try plan(test, patient: "Carla Costa", named: "Coisas e comidas")
+        #expect(try ana.post("/plans/\(board.id!)/cells/2", [("link", "\(folder.id!)")]).status == 303)
+        #expect(try ana.post("/plans/\(board.id!)/cells/1", [("clear", "1")]).status == 303)
+        let cells = try test.read { try PlanCell.filter(Column("planId") == board.id).order(Column("position")).fetchAll($0) }
+        #expect(cells.first { $0.position == 5 }?.symbolId == symbols[0])
+        #expect(cells.first { $0.position == 0 }?.symbolId == nil)
+        #expect(cells.first { $0.position == 1 }?.symbolId == nil)
+        #expect(cells.first { $0.position == 2 }?.linkPlanId == folder.id)
+        // A symbol of another patient, a board of another patient, or a cell outside the grid: not found.
+        let davi = try test.id(of: "Davi Alves")
+        let daviOnly = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId = ?", arguments: [davi]) }!
+        #expect(try ana.post("/plans/\(board.id!)/cells/3", [("symbol", "\(daviOnly)")]).status == 404)
+        let daviBoard = try plan(test, patient: "Davi Alves", named: "Meu dia")
+        #expect(try ana.post("/plans/\(board.id!)/cells/3", [("link", "\(daviBoard.id!)")]).status == 404)
+        #expect(try ana.post("/plans/\(board.id!)/cells/6", [("clear", "1")]).status == 404)
+    }
+
+    @Test(arguments: [("0", "0"), ("7", "3"), ("3", "9"), ("1", "1")])
+    func boardSizesOutsideOneByTwoToSixByEightAreRefused(_ rows: String, _ columns: String) async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let refused = try ana.post("/patients/\(try test.id(of: "Carla Costa"))/plans",
+                                   [("name", "Grande"), ("type", "board"), ("rows", rows), ("columns", columns)])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("de 1 a 6 linhas"))
+        #expect(refused.text.contains(#"value="Grande""#))
+    }
+
+    @Test func boardsAreReachableOnlyThroughThePatient() async throws {
+        let test = try await TestApp()
+        let carlasBoard = try plan(test, patient: "Carla Costa", named: "Meu dia")
+        let carla = try test.id(of: "Carla Costa")
+        #expect(try test.browser(loggedInAs: "beatriz").get("/patients/\(carla)/plans").status == 404, "tutor of another patient")
+        #expect(try test.browser(loggedInAs: "beatriz").get("/plans/\(carlasBoard.id!)/print").status == 404)
+        #expect(try test.browser(loggedInAs: "bruno").get("/plans/\(carlasBoard.id!)/edit").status == 403, "tutors do not edit")
+        #expect(try test.browser(loggedInAs: "elisa").get("/plans/\(carlasBoard.id!)/edit").status == 403, "patients do not edit")
+        #expect(try test.browser(loggedInAs: "elisa").get("/play/\(carlasBoard.id!)").status == 404, "another patient's board")
+        #expect(try test.browser(loggedInAs: "nadia").get("/plans/\(carlasBoard.id!)/print").status == 200, "a linked clinician")
+        let symbol = try symbolsOn(test, carlasBoard)[0]
+        let bruno = try test.browser(loggedInAs: "bruno"), elisa = try test.browser(loggedInAs: "elisa")
+        let before = try test.snapshot()
+        #expect(try bruno.post("/plans/\(carlasBoard.id!)/cells/0", [("clear", "1")]).status == 403)
+        #expect(try elisa.post("/plans/\(carlasBoard.id!)/cells/0", [("symbol", "\(symbol)")]).status == 403)
+        #expect(try test.snapshot() == before)
+    }
+
+    @Test func tapsFromPatientModeAreLoggedOnceWithTheAssistingTutor() async throws {
+        let test = try await TestApp()
+        let bruno = try test.browser(loggedInAs: "bruno")
+        let board = try plan(test, patient: "Carla Costa", named: "Meu dia")
+        let opened = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode", [("plan", "\(board.id!)")])
+        #expect(opened.header("Location") == "/play/\(board.id!)")
+        let page = try bruno.get("/play/\(board.id!)")
+        #expect(page.status == 200)
+        #expect(page.text.contains("data-audio=\"/media/audio/"))
+        #expect(page.text.contains("cell-folder"))
+        let symbol = try symbolsOn(test, board)[0]
+        let count = { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tap WHERE key LIKE 'test-%'")! } }
+        let fields = [("key", "test-3f2a9c1d-aaaa"), ("symbol", "\(symbol)"), ("plan", "\(board.id!)"), ("board", "\(board.id!)"),
+                      ("at", "2026-11-18T10:00:00.000Z")]
+        #expect(try bruno.client.postForm("/taps", fields, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 204)
+        #expect(try bruno.client.postForm("/taps", fields, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 204)
+        #expect(try count() == 1, "the same key twice is one tap")
+        let tap = try test.read { try Tap.filter(Column("key") == "test-3f2a9c1d-aaaa").fetchOne($0)! }
+        #expect(tap.assistedBy == (try test.id(of: "bruno")))
+        #expect(try bruno.client.postForm("/taps", [("key", "test-no-csrf-token1")] + fields.dropFirst(), headers: bruno.cookieHeader).status == 403)
+        let foreign = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId IS NOT NULL")! }
+        let wrong = [("key", "test-wrong-symbol-1"), ("symbol", "\(foreign)"), ("plan", "\(board.id!)")]
+        #expect(try bruno.client.postForm("/taps", wrong, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 404)
+        #expect(try count() == 1)
+    }
+
+    @Test func aSymbolWithoutAudioStillLogsItsTap() async throws {
+        let test = try await TestApp()
+        let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")
+        let symbol = try symbolsOn(test, board)[0]
+        try test.write { db in try db.execute(sql: "UPDATE symbol SET audioFile = NULL WHERE id = ?", arguments: [symbol]) }
+        let bruno = try test.browser(loggedInAs: "bruno")
+        _ = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode", [("plan", "\(board.id!)")])
+        let page = try bruno.get("/play/\(board.id!)")
+        #expect(page.status == 200)
+        let tapped = try bruno.client.postForm("/taps", [("key", "test-silent-symbol-1"), ("symbol", "\(symbol)"), ("plan", "\(board.id!)")],
+                                              headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)])
+        #expect(tapped.status == 204)
+    }
+
+    @Test func usageHistoryShowsTapsChartsAndExportsCSV() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let ana = try test.browser(loggedInAs: "ana")
+        let page = try ana.get("/patients/\(carla)/usage?from=2026-11-01&to=2026-11-30")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"<svg class="chart""#))
+        #expect(page.text.contains("<meter"))
+        #expect(page.text.contains("Bruno Costa"))
+        let csv = try ana.get("/patients/\(carla)/usage.csv?from=2026-11-01&to=2026-11-30")
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        let lines = csv.text.split(separator: "\r\n")
+        #expect(lines.first == "Quando,Plano,Símbolo,Com quem")
+        #expect(lines.count > 50)
+        let filtered = try ana.get("/patients/\(carla)/usage?from=2026-11-01&to=2026-11-30&assisted=\(try test.id(of: "bruno"))")
+        #expect(!filtered.text.contains(">sozinho<"))
+    }
+
+    @Test func tutorsNeverSeeClinicalNotesButClinicianSeeTheTutors() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let bruno = try test.browser(loggedInAs: "bruno")
+        #expect(try bruno.post("/patients/\(carla)/observations", [("observedOn", "2026-11-17"), ("body", "Pediu água sozinha")]).status == 303)
+        let refused = try bruno.post("/patients/\(carla)/observations", [("observedOn", "2026-11-17"), ("body", "")])
+        #expect(refused.status == 422)
+        let tutorView = try bruno.get("/patients/\(carla)/observations").text
+        #expect(tutorView.contains("Pediu água sozinha"))
+        #expect(!tutorView.contains("Boa combinação de duas palavras"), "the clinician's note is private")
+        let clinicianView = try test.browser(loggedInAs: "ana").get("/patients/\(carla)/observations").text
+        #expect(clinicianView.contains("Pediu água sozinha"))
+        #expect(clinicianView.contains("Boa combinação de duas palavras"))
+    }
+
+    @Test func pureRulesOfBoardsTapsAndCSV() {
+        #expect(BoardRules.isValidSize(rows: 1, columns: 2, type: .board))
+        #expect(BoardRules.isValidSize(rows: 6, columns: 8, type: .board))
+        #expect(!BoardRules.isValidSize(rows: 1, columns: 1, type: .board))
+        #expect(BoardRules.isValidSize(rows: 1, columns: 1, type: .bigSymbol))
+        #expect(BoardRules.position(4, from: (3, 3), to: (3, 4)) == 5)   // row 1, column 1
+        #expect(BoardRules.position(2, from: (3, 3), to: (3, 2)) == nil)  // column 2 no longer exists
+        let now = Date(timeIntervalSince1970: 1_795_000_000)
+        #expect(TapTime.accept("2026-11-18T06:00:00Z", now: now) == ISO8601DateFormatter().date(from: "2026-11-18T06:00:00Z"))
+        #expect(TapTime.accept("2031-01-01T00:00:00Z", now: now) == now, "a clock in the future counts as now")
+        #expect(TapTime.accept("2020-01-01T00:00:00Z", now: now) == now, "older than 30 days counts as now")
+        #expect(TapTime.accept("yesterday", now: now) == now)
+        #expect(CSV.field("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"")
+        #expect(CSV.field("água, gelada") == "\"água, gelada\"")
+        #expect(CSV.field("bola") == "bola")
+    }
+
+    @Test func theLibrarySearchesEachLanguageIgnoringAccents() throws {
+        let library = try PictogramLibrary.load(from: TestApp.repositoryRoot + "/Data/pictograms.json")
+        #expect(library.entries.count >= 300)
+        #expect(library.search("agua", locale: .ptBR).contains { $0.hexcode == "1F6B0" })
+        #expect(library.search("AGUA", locale: .es).contains { $0.hexcode == "1F6B0" })
+        #expect(library.search("aigua", locale: .ca).contains { $0.hexcode == "1F6B0" })
+        #expect(library.search("water", locale: .en).first?.hexcode == "1F6B0", "words that start with the query first")
+        for category in PictogramLibrary.categories {
+            #expect(library.entries.filter { $0.category == category }.count >= 8, "\(category)")
+        }
+    }
+}

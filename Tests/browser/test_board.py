@@ -1,0 +1,48 @@
+"""A child's board in patient mode: three taps speak at once, fill the sentence strip and reach
+the tutor's usage history."""
+import statistics
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import serious_accessibility_violations
+from test_accounts import click_and_wait, log_in, path_of, submit
+
+
+def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, page):
+    log_in(page, demo_server, "bruno")
+    page.get(demo_server.url + "/tutor")
+    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+    page.get(carla + "/plans")
+    open_buttons = page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")
+    click_and_wait(page, open_buttons[0])
+    assert path_of(page).startswith("/play/")
+    WebDriverWait(page, 10).until(lambda p: p.execute_script(
+        "return Array.from(document.querySelectorAll('.cell[data-audio]')).length >= 3"))
+    assert serious_accessibility_violations(page) == []
+
+    cells = page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[:3]
+    labels = [cell.get_attribute("data-label") for cell in cells]
+    for cell in cells:
+        ActionChains(page).move_to_element(cell).click().perform()
+        time.sleep(0.4)
+
+    strip = [word.text for word in page.find_elements(By.CSS_SELECTOR, ".strip-words .strip-word")]
+    assert strip == labels
+    # One latency per tap, measured from the press to the clip's own "playing" event: each clip played.
+    latencies = page.execute_script("return window.tagarelaLatencies || []")
+    assert len(latencies) == 3, latencies
+    assert all(0 < latency < 500 for latency in latencies), latencies
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return window.tagarelaPlayer.queueLength()") == 0)
+    print(f"\ntap-to-playing latency: median {statistics.median(latencies):.1f} ms, all {[round(x, 1) for x in latencies]}")
+
+    # Leave patient mode with the tutor's password and read the usage history.
+    page.get(demo_server.url + "/patient-mode/exit")
+    page.find_element(By.ID, "password").send_keys("ola-tagarela")
+    submit(page)
+    page.get(carla + "/usage")
+    rows = [row.text for row in page.find_elements(By.CSS_SELECTOR, "table tbody tr")][:3]
+    assert [label for label in labels if any(label in row for row in rows)] == labels
+    assert all("Bruno Costa" in row for row in rows)
