@@ -94,7 +94,9 @@ def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=768,1024",
-                     "--autoplay-policy=no-user-gesture-required"):
+                     "--autoplay-policy=no-user-gesture-required",
+                     # a fake microphone that always says yes, for the symbol recorder
+                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # A Brazilian tablet: pages come in pt-BR unless the user chose otherwise.

@@ -46,3 +46,20 @@ def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, 
     rows = [row.text for row in page.find_elements(By.CSS_SELECTOR, "table tbody tr")][:3]
     assert [label for label in labels if any(label in row for row in rows)] == labels
     assert all("Bruno Costa" in row for row in rows)
+
+
+def test_a_clinician_records_a_symbols_voice_in_the_browser(demo_server, page):
+    log_in(page, demo_server, "ana")
+    page.get(demo_server.url + "/symbols/new?pictogram=1F6B0&name=%C3%A1gua")
+    assert page.find_element(By.ID, "name").get_attribute("value") == "água"
+    page.find_element(By.ID, "name").clear()
+    page.find_element(By.ID, "name").send_keys("água fresquinha")
+    page.find_element(By.CSS_SELECTOR, "#categoryId option:nth-child(2)").click()
+    page.find_element(By.CSS_SELECTOR, ".recorder-start").click()
+    WebDriverWait(page, 12).until(lambda p: p.find_element(By.CSS_SELECTOR, ".recorder-playback").is_displayed())
+    assert page.execute_script("return document.getElementById('audio').files.length") == 1
+    click_and_wait(page, page.find_element(By.XPATH, "//form[@enctype='multipart/form-data']//button[@type='submit']"))
+    assert page.find_element(By.CSS_SELECTOR, ".flash").text.startswith("Símbolo criado")
+    card = [c for c in page.find_elements(By.CSS_SELECTOR, ".symbol-card") if "água fresquinha" in c.text][0]
+    source = card.find_element(By.TAG_NAME, "audio").get_attribute("src")
+    assert "/media/audio/rec-" in source, "the recording, normalised by the server, is the symbol's voice"

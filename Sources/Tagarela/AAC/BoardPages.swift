@@ -110,7 +110,19 @@ struct EditorPage: Sendable {
         let colourClass: String
     }
 
+    struct EditorCell: Sendable {
+        let position: Int
+        let number: Int
+        let isEmpty: Bool
+        let label: String
+        let imageURL: String?
+        let colourClass: String
+        let isFolder: Bool
+        let isSelected: Bool
+    }
+
     let board: BoardView
+    let cells: [EditorCell]
     let patientId: Int64
     let patientName: String
     let selected: Int?
@@ -131,6 +143,10 @@ struct EditorPage: Sendable {
         self.patientName = patientName
         let selected = selected.flatMap { (0..<screen.plan.cellCount).contains($0) ? $0 : nil }
         self.selected = selected
+        cells = board.cells.map {
+            EditorCell(position: $0.position, number: $0.number, isEmpty: $0.isEmpty, label: $0.label, imageURL: $0.imageURL,
+                       colourClass: $0.colourClass, isFolder: $0.isFolder, isSelected: $0.position == selected)
+        }
         selectedNumber = (selected ?? 0) + 1
         hasSelection = selected != nil
         selectedLabel = selected.map { board.cells[$0].isEmpty ? t["cell_empty"] : board.cells[$0].label } ?? ""

@@ -84,7 +84,8 @@ public final class App: Responder {
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
                              icon: staticFiles.url(for: "/img/icon.svg"),
                              evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
-                             playerScript: staticFiles.url(for: "/js/board-player.js"))
+                             playerScript: staticFiles.url(for: "/js/board-player.js"),
+                             recorderScript: staticFiles.url(for: "/js/recorder.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

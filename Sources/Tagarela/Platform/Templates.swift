@@ -89,4 +89,5 @@ struct Assets: Sendable {
     let icon: String
     let evaluationScript: String
     let playerScript: String
+    let recorderScript: String
 }
