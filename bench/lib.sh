@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Variables set here are read by the scripts that source this file:
 # shellcheck disable=SC2034
-# Shared helpers for the load tests in bench/ (bench/run, bench/login-storm).
+# Shared helpers for the load tests in bench/ (bench/run, bench/login-storm,
+# bench/board).
 # Source it near the top of a script, after `set -euo pipefail`:
 #
 #   BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -10,8 +11,9 @@
 # It only defines variables and functions; nothing runs until the script calls
 # them. The usual order is: validate knobs (bench_check_duration,
 # bench_check_positive_ints, bench_check_tools), bench_build, bench_init_temp,
-# bench_start_server, then wrk runs (wrk_start / wrk_finish / wrk_result),
-# stop_server and a summary ending with bench_machine_line.
+# bench_start_server, for signed-in pages bench_login, then wrk runs (wrk_start
+# / wrk_finish / wrk_result), stop_server and a summary ending with
+# bench_machine_line.
 # See bench/README.md.
 
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,6 +42,8 @@ WRK_PIDS=()          # wrk runs still going, stopped on exit
 TEMP_PATHS=()        # removed on exit
 TEMP_PATH=           # the last one made (bench_mktemp)
 RESULT=              # the last RESULT line read by wrk_result
+CSRF_TOKEN=          # the last anonymous CSRF token (bench_csrf_token)
+SESSION_TOKEN=       # the tagarela_session cookie value (bench_login)
 
 die() { echo "$BENCH_NAME: $*" >&2; exit 1; }
 
@@ -193,6 +197,49 @@ bench_start_server() {
         sleep 0.2
     done
     echo "==> server ready on $BASE"
+}
+
+# --- signing in (curl) -------------------------------------------------------
+# set_cookie_value HEADERS NAME: the value of the first "Set-Cookie: NAME=..." in
+# a file of response headers (curl -D), or nothing.
+set_cookie_value() {
+    tr -d '\r' <"$1" | sed -n "s/^[Ss]et-[Cc]ookie: $2=\([^;]*\).*/\1/p" | head -n1
+}
+
+# csrf_field PAGE: the value of the first hidden _csrf field of an HTML page.
+csrf_field() {
+    sed -n 's/.*name="_csrf" value="\([^"]*\)".*/\1/p' "$1" | head -n1
+}
+
+# bench_csrf_token DIR: GET /login, check that the tagarela_csrf cookie and the
+# form's hidden _csrf field agree, and set CSRF_TOKEN to it. Headers and page go
+# to DIR.
+bench_csrf_token() {
+    local headers="$1/login-headers.txt" page="$1/login.html" cookie field
+    curl -sS --max-time 5 -D "$headers" -o "$page" "$BASE/login" || die "GET /login failed"
+    cookie=$(set_cookie_value "$headers" tagarela_csrf)
+    field=$(csrf_field "$page")
+    [[ -n $cookie ]] || die "GET /login set no tagarela_csrf cookie"
+    [[ $cookie == "$field" ]] || die "GET /login: tagarela_csrf cookie and _csrf field differ"
+    [[ $cookie =~ ^[A-Za-z0-9_-]+$ ]] || die "unexpected CSRF token '$cookie'"
+    CSRF_TOKEN=$cookie
+}
+
+# bench_login DIR USER PASSWORD: signs USER in with a fresh anonymous token
+# (bench_csrf_token); POST /login must answer 303 with a tagarela_session
+# cookie, whose value goes to SESSION_TOKEN. Headers and pages go to DIR.
+bench_login() {
+    local http_dir=$1 user=$2 password=$3 headers="$1/post-login-headers.txt" status session
+    bench_csrf_token "$http_dir"
+    status=$(curl -sS --max-time 10 -o /dev/null -D "$headers" -w '%{http_code}' \
+        -H "Cookie: tagarela_csrf=$CSRF_TOKEN" \
+        --data-urlencode "_csrf=$CSRF_TOKEN" --data-urlencode "username=$user" \
+        --data-urlencode "password=$password" \
+        "$BASE/login") || die "POST /login failed"
+    [[ $status == 303 ]] || { show_server_log; die "POST /login as $user answered $status, expected 303"; }
+    session=$(set_cookie_value "$headers" tagarela_session)
+    [[ -n $session ]] || die "POST /login as $user set no tagarela_session cookie"
+    SESSION_TOKEN=$session
 }
 
 # --- wrk -----------------------------------------------------------------------

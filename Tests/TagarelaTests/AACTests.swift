@@ -141,6 +141,9 @@ import Testing
         #expect(page.status == 200)
         #expect(page.text.contains("data-audio=\"/media/audio/"))
         #expect(page.text.contains("cell-folder"))
+        let folder = try #require(page.text.firstMatch(of: /href="(\/play\/\d+\?from=\d+)"/)?.1)
+        let inside = try bruno.get(String(folder))
+        #expect(inside.text.contains(#"href="/play/\#(board.id!)">← Voltar"#), "a folder board leads back")
         let symbol = try symbolsOn(test, board)[0]
         let count = { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM tap WHERE key LIKE 'test-%'")! } }
         let fields = [("key", "test-3f2a9c1d-aaaa"), ("symbol", "\(symbol)"), ("plan", "\(board.id!)"), ("board", "\(board.id!)"),

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HTTPServer
+import Mustache
 
 /// The patient's side: their boards, the player, and the tap log.
 enum PlayerRoutes {
@@ -28,8 +29,12 @@ enum PlayerRoutes {
         let actor = try context.requireActor()
         let page = try context.database.read { db in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
-            return PlayerPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t), csrf: context.csrfToken,
-                              offlineText: context.t["player_offline"])
+            // Opened from a folder cell: a back button returns to the board it came from.
+            let parent = try context.request.query["from"].flatMap(Int64.init).flatMap { id in
+                try Plan.filter(key: id).filter(Column("patientId") == plan.patientId).fetchOne(db)
+            }
+            return PlayerPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t),
+                              offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" })
         }
         return context.render("aac/player", title: "player_title", page)
     }
@@ -79,8 +84,17 @@ struct PlayListPage: Sendable {
     let plans: [Tile]
 }
 
-struct PlayerPage: Sendable {
+struct PlayerPage: Sendable, MustacheParent {
     let board: BoardView
-    let csrf: String
     let offlineText: String
+    let backURL: String?
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "board": board
+        case "offlineText": offlineText
+        case "backURL": backURL
+        default: nil
+        }
+    }
 }

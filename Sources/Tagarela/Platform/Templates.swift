@@ -65,7 +65,18 @@ private func unwrapOptional(_ value: Any) -> Any? {
 }
 
 /// The parts of the layout that depend on who is looking: navigation, flash, the CSRF token.
-struct PageChrome: Sendable {
+struct PageChrome: Sendable, MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "csrf": csrf
+        case "userName": userName
+        case "homePath": homePath
+        case "isPatientMode": isPatientMode
+        case "flash": flash
+        default: nil
+        }
+    }
+
     var csrf = ""
     var userName: String?
     var homePath: String?
@@ -84,7 +95,18 @@ struct PageChrome: Sendable {
 }
 
 /// Fingerprinted URLs of the assets every page loads.
-struct Assets: Sendable {
+struct Assets: Sendable, MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "stylesheet": stylesheet
+        case "icon": icon
+        case "evaluationScript": evaluationScript
+        case "playerScript": playerScript
+        case "recorderScript": recorderScript
+        default: nil
+        }
+    }
+
     let stylesheet: String
     let icon: String
     let evaluationScript: String
