@@ -160,6 +160,23 @@ import Testing
         #expect(try count() == 1)
     }
 
+    @Test func anEditReachesThePlayerAtItsNextLoad() async throws {
+        let test = try await TestApp()
+        let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")
+        let bruno = try test.browser(loggedInAs: "bruno")
+        _ = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode", [("plan", "\(board.id!)")])
+        let before = try bruno.get("/play/\(board.id!)").text
+        #expect(before.contains(#"data-label="eu""#))
+        let ana = try test.browser(loggedInAs: "ana")
+        #expect(try ana.post("/plans/\(board.id!)/cells/0", [("clear", "1")]).status == 303)
+        #expect(!(try bruno.get("/play/\(board.id!)").text.contains(#"data-label="eu""#)), "the cached grid was not reused")
+        let symbol = try test.read { try Symbol.filter(Column("name") == "mamãe").fetchOne($0)! }
+        try test.write { db in
+            try db.execute(sql: "UPDATE symbol SET name = 'mãe', updatedAt = ? WHERE id = ?", arguments: [Date(), symbol.id])
+        }
+        #expect(try bruno.get("/play/\(board.id!)").text.contains(#"data-label="mãe""#), "a renamed symbol shows at once")
+    }
+
     @Test func aSymbolWithoutAudioStillLogsItsTap() async throws {
         let test = try await TestApp()
         let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")

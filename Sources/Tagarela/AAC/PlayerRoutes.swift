@@ -5,7 +5,7 @@ import Mustache
 
 /// The patient's side: their boards, the player, and the tap log.
 enum PlayerRoutes {
-    static let templates = ["aac/play-list", "aac/player"]
+    static let templates = ["aac/play-list", "aac/player", "aac/board-grid"]
 
     static func add(to router: inout Router<Route>) {
         router.get("/play", .signedIn([.patient]), list)
@@ -33,7 +33,19 @@ enum PlayerRoutes {
             let parent = try context.request.query["from"].flatMap(Int64.init).flatMap { id in
                 try Plan.filter(key: id).filter(Column("patientId") == plan.patientId).fetchOne(db)
             }
-            return PlayerPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t),
+            // The grid is the same for every request until its cells or one of its symbols change: the key
+            // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
+            let version = try String.fetchOne(db, sql: """
+                SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, ''), ',')
+                       || '|' || coalesce(max(s.updatedAt), '')
+                FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
+                """, arguments: [plan.id]) ?? ""
+            let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(context.locale.rawValue)"
+            let grid = try context.app.fragments.value(for: key) {
+                context.app.renderFragmentHTML("aac/board-grid", BoardView(try BoardScreen.fetch(plan, db), context.t),
+                                               locale: context.locale)
+            }
+            return PlayerPage(planId: plan.id!, name: plan.name, isBigSymbol: plan.planType == .bigSymbol, grid: grid,
                               offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" })
         }
         return context.render("aac/player", title: "player_title", page)
@@ -85,13 +97,20 @@ struct PlayListPage: Sendable {
 }
 
 struct PlayerPage: Sendable, MustacheParent {
-    let board: BoardView
+    let planId: Int64
+    let name: String
+    let isBigSymbol: Bool
+    /// The board's cells, rendered once per version of the board (see `FragmentCache`).
+    let grid: String
     let offlineText: String
     let backURL: String?
 
     func child(named name: String) -> Any? {
         switch name {
-        case "board": board
+        case "planId": planId
+        case "name": self.name
+        case "isBigSymbol": isBigSymbol
+        case "grid": grid
         case "offlineText": offlineText
         case "backURL": backURL
         default: nil

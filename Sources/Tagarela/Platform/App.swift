@@ -29,6 +29,7 @@ public final class App: Responder {
     let media: MediaStore
     let speech: SpeechAudio
     let pictograms: PictogramLibrary
+    let fragments = FragmentCache()
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
@@ -218,6 +219,13 @@ public final class App: Responder {
             response.setCookie(.expired(Self.flashCookie, secure: configuration.secureCookies))
         }
         return response
+    }
+
+    /// A template rendered without the layout, as a string, for fragments kept in `fragments`.
+    func renderFragmentHTML(_ template: String, _ model: some Sendable, locale: AppLocale) -> String {
+        let page = PageContext(model: model, translator: catalogues.translator(for: locale), assets: assets, pageTitle: "",
+                               chrome: PageChrome())
+        return templates.render(template, page)
     }
 
     /// A piece of a page (no layout) for scripts that update part of a page in place.
