@@ -66,6 +66,7 @@ if (player) {
   }
 
   function speak() {
+    if (strip.length > 0) logSentence(strip.map((word) => word.symbol).join(","));
     const run = ++speakRun;
     const queue = strip.map((word) => clips.get(word.audio)).filter(Boolean);
     const next = () => {
@@ -164,11 +165,19 @@ if (player) {
     flush();
   }
 
-  async function send({ key, symbol, plan, board, at }) {
+  // A spoken sentence travels in the same queue: its symbols, in order, instead of one symbol.
+  function logSentence(symbols) {
+    writeQueue([...readQueue(), { key: newKey(), symbols, plan, board, at: new Date().toISOString() }]);
+    showStatus();
+    flush();
+  }
+
+  async function send(event) {
+    const fields = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined && value !== null));
     try {
       const response = await fetch(tapUrl, {
         method: "POST",
-        body: new URLSearchParams({ key, symbol, plan, board, at }),
+        body: new URLSearchParams(fields),
         headers: { "X-CSRF-Token": csrf },
         credentials: "same-origin",
         redirect: "manual", // a redirect (say, to the login page) did not record the tap

@@ -177,6 +177,29 @@ import Testing
         #expect(try bruno.get("/play/\(board.id!)").text.contains(#"data-label="mãe""#), "a renamed symbol shows at once")
     }
 
+    @Test func aSpokenSentenceIsLoggedOnceAndShowsInTheHistory() async throws {
+        let test = try await TestApp()
+        let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")
+        let symbols = try symbolsOn(test, board)
+        let bruno = try test.browser(loggedInAs: "bruno")
+        _ = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode", [("plan", "\(board.id!)")])
+        _ = try bruno.get("/play/\(board.id!)")
+        let fields = [("key", "test-sentence-0001"), ("symbols", "\(symbols[0]),\(symbols[4]),\(symbols[5])"), ("plan", "\(board.id!)")]
+        for _ in 0..<2 {
+            #expect(try bruno.client.postForm("/taps", fields, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 204)
+        }
+        let stored = try test.read { try Row.fetchAll($0, sql: "SELECT text, wordCount FROM sentence WHERE key = 'test-sentence-0001'") }
+        #expect(stored.count == 1)
+        #expect(stored.first?["text"] == "eu comer beber")
+        #expect(stored.first?["wordCount"] == 3)
+        let daviOnly = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId IS NOT NULL")! }
+        let foreign = [("key", "test-sentence-0002"), ("symbols", "\(symbols[0]),\(daviOnly)"), ("plan", "\(board.id!)")]
+        #expect(try bruno.client.postForm("/taps", foreign, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 404)
+        let usage = try test.browser(loggedInAs: "ana").get("/patients/\(try test.id(of: "Carla Costa"))/usage?from=2026-11-01&to=2026-11-30")
+        #expect(usage.text.contains("Frases mais longas"))
+        #expect(usage.text.contains("<strong>eu comer beber</strong>"))
+    }
+
     @Test func aSymbolWithoutAudioStillLogsItsTap() async throws {
         let test = try await TestApp()
         let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")

@@ -114,6 +114,9 @@ import Testing
         let checkIn = try test.browser(loggedInAs: "elisa").get("/meals")
         #expect(checkIn.text.contains("Lanche pós-treino"))
         #expect(checkIn.text.contains("320 kcal"))
+        // 4 spoons (100 g) + 150 g of rice: 250 g × 2.5 g protein, 28.1 g carbohydrate, 0.2 g fat per 100 g.
+        #expect(checkIn.text.contains("Proteínas 6 g · carboidratos 70 g · gorduras 0 g") ||
+                checkIn.text.contains("Proteínas 6 g · carboidratos 70 g · gorduras 1 g"))
     }
 
     @Test func prescriptionErrorsNameTheLineAndKeepTheForm() async throws {

@@ -35,6 +35,8 @@ def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, 
     latencies = page.execute_script("return window.tagarelaLatencies || []")
     assert len(latencies) == 3, latencies
     assert all(0 < latency < 500 for latency in latencies), latencies
+    page.execute_script("window.scrollTo(0, 0)")  # the strip is sticky: the buttons sit just under it
+    page.find_element(By.CSS_SELECTOR, ".strip-speak").click()  # the whole sentence, logged as one
     WebDriverWait(page, 10).until(lambda p: p.execute_script("return window.tagarelaPlayer.queueLength()") == 0)
     print(f"\ntap-to-playing latency: median {statistics.median(latencies):.1f} ms, all {[round(x, 1) for x in latencies]}")
 
@@ -46,6 +48,8 @@ def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, 
     rows = [row.text for row in page.find_elements(By.CSS_SELECTOR, "table tbody tr")][:3]
     assert [label for label in labels if any(label in row for row in rows)] == labels
     assert all("Bruno Costa" in row for row in rows)
+    sentences = [item.text for item in page.find_elements(By.CSS_SELECTOR, "#sentences-title + ol li strong")]
+    assert " ".join(labels) in sentences
 
 
 def test_a_clinician_records_a_symbols_voice_in_the_browser(demo_server, page):

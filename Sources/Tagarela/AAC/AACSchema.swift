@@ -62,6 +62,18 @@ enum AACSchema {
             t.column("receivedAt", .datetime).notNull()
         }
         try db.create(index: "tap_patient_at", on: "tap", columns: ["patientId", "at"])
+        try db.create(table: "sentence") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("key", .text).notNull().unique()  // the browser's idempotency key, as for taps
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("planId", .integer).references("plan", onDelete: .setNull)
+            t.column("symbolIds", .text).notNull()
+            t.column("text", .text).notNull()
+            t.column("wordCount", .integer).notNull().check(sql: "wordCount BETWEEN 1 AND 100")
+            t.column("assistedBy", .integer).references("user", onDelete: .setNull)
+            t.column("at", .datetime).notNull()
+        }
+        try db.create(index: "sentence_patient_at", on: "sentence", columns: ["patientId", "at"])
         try db.create(table: "observation") { t in
             t.autoIncrementedPrimaryKey("id")
             t.column("patientId", .integer).notNull().indexed().references("patient", column: "userId", onDelete: .cascade)

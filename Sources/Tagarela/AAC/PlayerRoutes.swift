@@ -57,9 +57,14 @@ enum PlayerRoutes {
         let actor = try context.requireActor()
         let form = context.request.form
         guard let key = form["key"], (8...64).contains(key.count), key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }),
-              let planId = form["plan"].flatMap(Int64.init), let symbolId = form["symbol"].flatMap(Int64.init)
+              let planId = form["plan"].flatMap(Int64.init)
         else { throw AppError.badRequest }
         let at = TapTime.accept(form["at"], now: context.now)
+        if let symbols = form["symbols"] {
+            try recordSentence(symbols, key: key, planId: planId, at: at, actor: actor, context)
+            return Response(status: .noContent)
+        }
+        guard let symbolId = form["symbol"].flatMap(Int64.init) else { throw AppError.badRequest }
         try context.database.write { db in
             let plan = try PlanScope.find(planId, visibleTo: actor, db)
             guard try PlanCell.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db) > 0
@@ -69,6 +74,28 @@ enum PlayerRoutes {
                 """, arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, context.now])
         }
         return Response(status: .noContent)
+    }
+}
+
+extension PlayerRoutes {
+    /// A sentence spoken from the strip: its symbols in order, each of them usable on this patient's boards.
+    static func recordSentence(_ list: String, key: String, planId: Int64, at: Date, actor: Actor, _ context: RequestContext) throws {
+        let ids = list.split(separator: ",").compactMap { Int64($0) }
+        guard (1...100).contains(ids.count) else { throw AppError.badRequest }
+        try context.database.write { db in
+            let plan = try PlanScope.find(planId, visibleTo: actor, db)
+            let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: Set(ids)).map { ($0.id!, $0) })
+            let onBoards = Set(try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT symbolId FROM planCell JOIN plan ON plan.id = planCell.planId
+                WHERE plan.patientId = ? AND symbolId IS NOT NULL
+                """, arguments: [plan.patientId]))
+            guard ids.allSatisfy({ symbols[$0] != nil && onBoards.contains($0) }) else { throw AppError.notFound }
+            try db.execute(sql: """
+                INSERT OR IGNORE INTO sentence (key, patientId, planId, symbolIds, text, wordCount, assistedBy, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [key, plan.patientId, plan.id, ids.map(String.init).joined(separator: ","),
+                                 ids.compactMap { symbols[$0]?.name }.joined(separator: " "), ids.count, actor.supervisorId, at])
+        }
     }
 }
 

@@ -8,6 +8,11 @@ struct UsagePage: Sendable {
         let assisted: String
     }
 
+    struct Sentence: Sendable {
+        let text: String
+        let detail: String
+    }
+
     struct Top: Sendable {
         let name: String
         let count: Int
@@ -23,12 +28,15 @@ struct UsagePage: Sendable {
     let totalText: String
     let chart: String
     let top: [Top]
+    /// The longest sentences spoken from the strip in the period.
+    let sentences: [Sentence]
     let rows: [Row]
     let isEmpty: Bool
     let csvLink: String
 
     init(patientId: Int64, patientName: String, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
-         top: [(name: String, count: Int)], rows: [UsageRoutes.TapRow], plans: [Plan], people: [User], context: RequestContext) {
+         top: [(name: String, count: Int)], longest: [(text: String, words: Int, at: Date, assisted: String?)],
+         rows: [UsageRoutes.TapRow], plans: [Plan], people: [User], context: RequestContext) {
         let t = context.t, format = context.format
         self.patientId = patientId
         self.patientName = patientName
@@ -48,6 +56,10 @@ struct UsagePage: Sendable {
             format: { format.decimal($0, fractionDigits: 0) }).svg
         let highest = top.map(\.count).max() ?? 1
         self.top = top.map { Top(name: $0.name, count: $0.count, max: highest) }
+        sentences = longest.map {
+            Sentence(text: $0.text, detail: t("usage_sentence_detail", ["words": "\($0.words)", "date": format.shortDate($0.at),
+                                                                        "who": $0.assisted ?? t["usage_alone"]]))
+        }
         self.rows = rows.map {
             Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
                 assisted: $0.assistedName ?? t["usage_alone"])

@@ -32,15 +32,15 @@ enum UsageRoutes {
             assistedBy = query["assisted"].flatMap(Int64.init)
         }
 
-        /// An SQL condition on the `tap` table (aliased `tap`) and its arguments. Days are the clinic's days.
-        func condition(patientId: Int64, timeZone: TimeZone) -> (String, StatementArguments) {
+        /// An SQL condition on the `tap` (or `sentence`) table and its arguments. Days are the clinic's days.
+        func condition(patientId: Int64, timeZone: TimeZone, table: String = "tap") -> (String, StatementArguments) {
             let start = ISODate.date(from, timeZone: timeZone) ?? Date.distantPast
             let end = (ISODate.date(to, timeZone: timeZone) ?? Date.distantFuture).addingTimeInterval(86_400)
-            var sql = "tap.patientId = ? AND tap.at >= ? AND tap.at < ?"
+            var sql = "\(table).patientId = ? AND \(table).at >= ? AND \(table).at < ?"
             var arguments: StatementArguments = [patientId, start, end]
-            if let planId { sql += " AND tap.planId = ?"; _ = arguments.append(contentsOf: [planId]) }
-            if let symbolId { sql += " AND tap.symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
-            if let assistedBy { sql += " AND tap.assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
+            if let planId { sql += " AND \(table).planId = ?"; _ = arguments.append(contentsOf: [planId]) }
+            if let symbolId, table == "tap" { sql += " AND tap.symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
+            if let assistedBy { sql += " AND \(table).assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
             return (sql, arguments)
         }
     }
@@ -81,9 +81,17 @@ enum UsageRoutes {
                 SELECT symbol.name AS name, count(*) AS n FROM tap JOIN symbol ON symbol.id = tap.symbolId
                 WHERE \(condition) GROUP BY tap.symbolId ORDER BY n DESC, symbol.name LIMIT 10
                 """, arguments: arguments).map { (name: $0["name"] as String, count: $0["n"] as Int) }
+            let (sentenceCondition, sentenceArguments) = filter.condition(patientId: patient.userId, timeZone: zone, table: "sentence")
+            let longest = try Row.fetchAll(db, sql: """
+                SELECT sentence.text, sentence.wordCount, sentence.at, user.displayName AS assisted
+                FROM sentence LEFT JOIN user ON user.id = sentence.assistedBy
+                WHERE \(sentenceCondition) ORDER BY sentence.wordCount DESC, sentence.at DESC LIMIT 5
+                """, arguments: sentenceArguments).map {
+                (text: $0["text"] as String, words: $0["wordCount"] as Int, at: $0["at"] as Date, assisted: $0["assisted"] as String?)
+            }
             return UsagePage(
                 patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName, filter: filter,
-                total: total, perDay: perDay, top: top,
+                total: total, perDay: perDay, top: top, longest: longest,
                 rows: try rows(filter, patientId: patient.userId, limit: 100, db, timeZone: zone),
                 plans: try Plan.filter(Column("patientId") == patient.userId).fetchAll(db),
                 people: try People.tutors(of: patient.userId, db), context: context)

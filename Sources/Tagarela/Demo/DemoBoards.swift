@@ -61,6 +61,14 @@ enum DemoBoards {
                                 columns: 5, symbols: Array(words.prefix(19)), today: today, now: now)
             try PlanCell(planId: main.id!, position: 19, symbolId: nil, linkPlanId: folder.id).insert(db)
             try seedTaps(db, patient: patient, tutor: tutor, plans: [core, main, big], now: now)
+            for (index, length) in [2, 3, 2, 4].enumerated() {
+                let chosen = Array(words.prefix(length + index).suffix(length))
+                try db.execute(sql: """
+                    INSERT INTO sentence (key, patientId, planId, symbolIds, text, wordCount, assistedBy, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: ["demo-sentence-\(patient)-\(index)", patient, main.id, chosen.map { "\($0.id!)" }.joined(separator: ","),
+                                     chosen.map(\.name).joined(separator: " "), length, tutor,
+                                     now.addingTimeInterval(-Double(index + 1) * 86_400)])
+            }
         }
         for (patient, tutor) in patients {
             let tutorName = try String.fetchOne(db, sql: "SELECT displayName FROM user WHERE id = ?", arguments: [tutor]) ?? ""

@@ -16,6 +16,8 @@ struct MealView: Sendable {
     let title: String
     let when: String
     let energy: String
+    /// Protein, carbohydrate and fat of the prescription, in grams.
+    let macros: String
     let consumedEnergy: String?
     let status: String
     let isFulfilled: Bool
@@ -33,7 +35,11 @@ struct MealView: Sendable {
         title = meal.mealType == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type)"]
         let day = format.longDate(iso: meal.date)
         when = "\(day) · \(meal.time)"
-        energy = "\(format.decimal(screen.prescribed.kcal, fractionDigits: 0)) kcal"
+        let prescribed = screen.prescribed
+        energy = "\(format.decimal(prescribed.kcal, fractionDigits: 0)) kcal"
+        macros = t("macros_line", ["protein": format.decimal(prescribed.protein, fractionDigits: 0),
+                                   "carbohydrate": format.decimal(prescribed.carbohydrate, fractionDigits: 0),
+                                   "fat": format.decimal(prescribed.fat, fractionDigits: 0)])
         consumedEnergy = screen.consumed.map { "\(format.decimal($0.kcal, fractionDigits: 0)) kcal" }
         status = t["meal_status_\(meal.status)"]
         isFulfilled = meal.mealStatus == .fulfilled
