@@ -133,9 +133,10 @@ enum BodyCompositionRoutes {
         if client.sex == nil || client.patient.birthDate == nil {
             form.fail("profile", context.t["error_client_profile"])
         }
+        // The age shown is the age on the evaluation's date, as the equations use it.
+        let day = context.format.parseDate(form["takenOn"]).map { ISODate.string($0, timeZone: context.format.timeZone) } ?? today
         return EvaluationFormPage(clientId: client.patient.userId, clientName: client.user.displayName, sex: client.sex,
-                                  age: client.age(on: form["takenOn"].isEmpty ? today : today), form: form,
-                                  results: results, context.t)
+                                  age: client.age(on: day), form: form, results: results, context.t)
     }
 }
 
