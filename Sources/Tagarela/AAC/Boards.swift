@@ -56,7 +56,8 @@ enum BoardRules {
 /// Which plans an actor may open: exactly those of the patients they may see.
 enum PlanScope {
     static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Plan {
-        guard let id, let plan = try Plan.fetchOne(db, key: id) else { throw AppError.notFound }
+        guard let id, let plan = try Plan.fetchOne(db, SQLRequest<Plan>(sql: "SELECT * FROM plan WHERE id = ?", arguments: [id], cached: true))
+        else { throw AppError.notFound }
         _ = try PatientScope.find(plan.patientId, visibleTo: actor, db)
         return plan
     }

@@ -35,11 +35,11 @@ enum PlayerRoutes {
             }
             // The grid is the same for every request until its cells or one of its symbols change: the key
             // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
-            let version = try String.fetchOne(db, sql: """
+            let version = try String.fetchOne(db, SQLRequest<String>(sql: """
                 SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, ''), ',')
                        || '|' || coalesce(max(s.updatedAt), '')
                 FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
-                """, arguments: [plan.id]) ?? ""
+                """, arguments: [plan.id], cached: true)) ?? ""
             let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(context.locale.rawValue)"
             let grid = try context.app.fragments.value(for: key) {
                 context.app.renderFragmentHTML("aac/board-grid", BoardView(try BoardScreen.fetch(plan, db), context.t),

@@ -57,7 +57,13 @@ enum PatientScope {
 
     /// The patient, if `actor` may see them; otherwise `AppError.notFound`.
     static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Patient {
-        guard let id, let patient = try request(visibleTo: actor).filter(Patient.Columns.userId == id).fetchOne(db)
+        guard let id else { throw AppError.notFound }
+        // Every patient page asks this: a prepared statement per role's condition, kept by the connection.
+        let condition = condition(on: "userId", visibleTo: actor)
+        var arguments: StatementArguments = [id]
+        _ = arguments.append(contentsOf: condition.arguments)
+        guard let patient = try Patient.fetchOne(db, SQLRequest<Patient>(
+            sql: "SELECT * FROM patient WHERE userId = ? AND \(condition.sql)", arguments: arguments, cached: true))
         else { throw AppError.notFound }
         return patient
     }

@@ -93,8 +93,9 @@ enum SessionStore {
     static func resolve(token: String, at now: Date, policy: SessionPolicy, _ pool: DatabasePool) throws -> SignedIn? {
         let hash = Token.hash(token)
         let found = try pool.read { db -> SignedIn? in
-            guard let session = try Session.filter(Session.Columns.tokenHash == hash).fetchOne(db),
-                  let user = try User.fetchOne(db, key: session.userId)
+            guard let session = try Session.fetchOne(db, SQLRequest<Session>(
+                      sql: "SELECT * FROM session WHERE tokenHash = ?", arguments: [hash], cached: true)),
+                  let user = try User.find(session.userId, db)
             else { return nil }
             return SignedIn(session: session, user: user)
         }

@@ -53,6 +53,11 @@ struct User: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
+    /// By id, through a prepared statement kept by the connection: this runs on every request.
+    static func find(_ id: Int64, _ db: Database) throws -> User? {
+        try User.fetchOne(db, SQLRequest<User>(sql: "SELECT * FROM user WHERE id = ?", arguments: [id], cached: true))
+    }
+
     static func named(_ username: String, _ db: Database) throws -> User? {
         try User.filter(Columns.username == username.trimmingCharacters(in: .whitespaces)).fetchOne(db)
     }

@@ -138,7 +138,7 @@ public final class App: Responder {
         do {
             actor = try signedIn.map { signedIn in
                 guard let patientId = signedIn.session.patientModeFor else { return Actor(user: signedIn.user) }
-                guard let patient = try database.read({ try User.fetchOne($0, key: patientId) }) else {
+                guard let patient = try database.read({ try User.find(patientId, $0) }) else {
                     return Actor(user: signedIn.user)
                 }
                 return Actor(user: patient, supervisorId: signedIn.user.id)
