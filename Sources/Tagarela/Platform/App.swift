@@ -37,7 +37,7 @@ public final class App: Responder {
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -65,6 +65,7 @@ public final class App: Responder {
         PlanRoutes.add(to: &router)
         PlayerRoutes.add(to: &router)
         UsageRoutes.add(to: &router)
+        TimerRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -86,7 +87,8 @@ public final class App: Responder {
                              icon: staticFiles.url(for: "/img/icon.svg"),
                              evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
                              playerScript: staticFiles.url(for: "/js/board-player.js"),
-                             recorderScript: staticFiles.url(for: "/js/recorder.js"))
+                             recorderScript: staticFiles.url(for: "/js/recorder.js"),
+                             timerScript: staticFiles.url(for: "/js/timer.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

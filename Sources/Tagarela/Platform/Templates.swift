@@ -103,6 +103,7 @@ struct Assets: Sendable, MustacheParent {
         case "evaluationScript": evaluationScript
         case "playerScript": playerScript
         case "recorderScript": recorderScript
+        case "timerScript": timerScript
         default: nil
         }
     }
@@ -112,4 +113,5 @@ struct Assets: Sendable, MustacheParent {
     let evaluationScript: String
     let playerScript: String
     let recorderScript: String
+    let timerScript: String
 }

@@ -1,0 +1,68 @@
+// The visual timer: counts down HH:MM:SS while an animal crosses the screen at an even speed,
+// pauses and resumes, and sounds the alarm at zero. The end time lives in localStorage, so a
+// reload (or a tablet that went to sleep) carries on where it was.
+
+const timer = document.getElementById("timer");
+
+if (timer) {
+  const total = Number(timer.dataset.seconds) * 1000;
+  const key = `tagarela-${timer.dataset.key}`;
+  const clock = timer.querySelector(".timer-clock");
+  const animal = timer.querySelector(".timer-animal");
+  const track = timer.querySelector(".timer-track");
+  const status = timer.querySelector(".timer-status");
+  const toggle = timer.querySelector(".timer-toggle");
+  const alarm = timer.querySelector(".timer-alarm");
+
+  // { end: ms since epoch while running, left: ms while paused, done: true once the alarm rang }
+  const load = () => {
+    try { return JSON.parse(localStorage.getItem(key) || "null"); } catch { return null; }
+  };
+  const save = (state) => {
+    try { localStorage.setItem(key, JSON.stringify(state)); } catch { /* the timer still runs */ }
+  };
+
+  let state = load() || { end: Date.now() + total };
+  save(state);
+
+  const pad = (n) => String(n).padStart(2, "0");
+  const label = (ms) => {
+    const s = Math.ceil(ms / 1000);
+    return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+  };
+
+  function render() {
+    const left = Math.max(0, state.left ?? state.end - Date.now());
+    clock.textContent = label(left);
+    const travel = Math.max(0, track.clientWidth - animal.clientWidth);
+    // CSSOM, not a style attribute: the page's CSP forbids inline styles, not this.
+    animal.style.transform = `translateX(${Math.round(travel * (1 - left / total))}px)`;
+    if (left === 0 && !state.done) {
+      state = { ...state, done: true, left: 0 };
+      save(state);
+      status.textContent = timer.dataset.doneText;
+      timer.classList.add("is-done");
+      toggle.hidden = true;
+      alarm?.play().catch(() => {});
+    }
+  }
+
+  toggle.addEventListener("click", () => {
+    if (state.done) return;
+    if (state.left !== undefined) {
+      state = { end: Date.now() + state.left };
+      toggle.textContent = timer.dataset.pauseText;
+    } else {
+      state = { left: Math.max(0, state.end - Date.now()) };
+      toggle.textContent = timer.dataset.resumeText;
+    }
+    save(state);
+    render();
+  });
+
+  if (state.left !== undefined && !state.done) toggle.textContent = timer.dataset.resumeText;
+  if (state.done) { status.textContent = timer.dataset.doneText; toggle.hidden = true; timer.classList.add("is-done"); }
+  render();
+  setInterval(render, 250);
+  window.tagarelaTimer = { state: () => ({ ...state }) };
+}

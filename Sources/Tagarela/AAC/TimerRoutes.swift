@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// The visual timer (seed 001, "Tiempo"): an activity, a duration, a countdown with an animal crossing
+/// the screen at an even speed, and an alarm at zero. Nothing is stored on the server: the browser
+/// keeps the end time, so a reload carries on where it was.
+enum TimerRoutes {
+    static let templates = ["aac/timer", "aac/timer-run"]
+    /// The turtle crosses the screen: slow and steady, easy to follow.
+    static let animal = "1F422"
+
+    static func add(to router: inout Router<Route>) {
+        router.get("/timer", .signedIn([.patient]), timer)
+    }
+
+    @Sendable static func timer(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let query = context.request.query
+        let symbols = try context.database.read { db in
+            try Symbol.fetchAll(db, sql: """
+                SELECT DISTINCT symbol.* FROM symbol JOIN planCell ON planCell.symbolId = symbol.id
+                JOIN plan ON plan.id = planCell.planId WHERE plan.patientId = ? ORDER BY symbol.name COLLATE NOCASE
+                """, arguments: [actor.userId])
+        }
+        guard query["start"] != nil else {
+            return context.render("aac/timer", title: "timer_title",
+                                  TimerFormPage(symbols: symbols, form: FormState(values: ["minutes": "5"]), context.t))
+        }
+        var form = FormState(query, fields: ["symbol", "hours", "minutes"])
+        let chosen = Int64(form["symbol"]).flatMap { id in symbols.first { $0.id == id } }
+        if chosen == nil { form.fail("symbol", context.t["error_choose_option"]) }
+        let seconds = TimerRules.seconds(hours: form["hours"], minutes: form["minutes"])
+        switch seconds {
+        case .failure(let problem): form.fail("minutes", context.t[problem.rawValue])
+        case .success: break
+        }
+        guard case .success(let total) = seconds, let symbol = chosen else {
+            return context.render("aac/timer", title: "timer_title", TimerFormPage(symbols: symbols, form: form, context.t),
+                                  status: .unprocessableContent)
+        }
+        // Each start gets its own moment in the URL, so a reload carries on and a new start begins afresh.
+        guard let startedAt = query["at"].flatMap(Int.init) else {
+            let at = Int(context.now.timeIntervalSince1970)
+            return .redirect(to: "/timer?start=1&symbol=\(symbol.id!)&hours=\(total / 3600)&minutes=\(total % 3600 / 60)&at=\(at)")
+        }
+        let alarm = try? context.app.speech.clip(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
+        return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
+            activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
+            startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
+            alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)"))
+    }
+}
+
+/// The timer's arithmetic. Pure.
+enum TimerRules {
+    enum Problem: String, Error { case zero = "timer_zero", invalid = "timer_invalid" }
+
+    static let maxHours = 12
+
+    /// A duration from the form's hours and minutes: whole numbers, at most 12 h, and never zero.
+    static func seconds(hours: String, minutes: String) -> Result<Int, Problem> {
+        let h = hours.trimmingCharacters(in: .whitespaces), m = minutes.trimmingCharacters(in: .whitespaces)
+        guard let hoursValue = h.isEmpty ? 0 : Int(h), let minutesValue = m.isEmpty ? 0 : Int(m),
+              (0...maxHours).contains(hoursValue), (0...59).contains(minutesValue)
+        else { return .failure(.invalid) }
+        let total = hoursValue * 3600 + minutesValue * 60
+        return total == 0 ? .failure(.zero) : .success(total)
+    }
+
+    /// HH:MM:SS, as the countdown shows it.
+    static func clock(_ seconds: Int) -> String {
+        String(format: "%02d:%02d:%02d", seconds / 3600, seconds % 3600 / 60, seconds % 60)
+    }
+}
+
+struct TimerFormPage: Sendable {
+    let symbols: [SelectOption]
+    let form: FormState
+    let isEmpty: Bool
+
+    init(symbols: [Symbol], form: FormState, _ t: Translator) {
+        self.symbols = symbols.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: form["symbol"] == "\($0.id!)") }
+        self.form = form
+        isEmpty = symbols.isEmpty
+    }
+}
+
+struct TimerRunPage: Sendable {
+    let activity: String
+    let imageURL: String
+    let seconds: Int
+    let startLabel: String
+    let animalURL: String
+    let alarmURL: String?
+    /// Where the browser keeps this timer's end time.
+    let key: String
+}

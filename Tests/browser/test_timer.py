@@ -1,0 +1,42 @@
+"""The visual timer in patient mode: it counts down, survives a reload, and pauses."""
+import time
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from conftest import serious_accessibility_violations
+from test_accounts import click_and_wait, log_in, submit
+
+
+def seconds_left(page):
+    h, m, s = (int(part) for part in page.find_element(By.CSS_SELECTOR, ".timer-clock").text.split(":"))
+    return h * 3600 + m * 60 + s
+
+
+def test_a_timer_counts_down_carries_on_after_a_reload_and_pauses(demo_server, page):
+    log_in(page, demo_server, "bruno")
+    page.get(demo_server.url + "/tutor")
+    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+    page.get(carla + "/plans")
+    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    page.get(demo_server.url + "/timer")
+    Select(page.find_element(By.ID, "symbol")).select_by_visible_text("dormir")
+    page.find_element(By.ID, "minutes").clear()
+    page.find_element(By.ID, "minutes").send_keys("1")
+    submit(page)
+    assert "at=" in page.current_url
+    WebDriverWait(page, 5).until(lambda p: seconds_left(p) <= 59)
+    assert serious_accessibility_violations(page) == []
+
+    started = page.current_url
+    page.refresh()
+    assert page.current_url == started
+    left = seconds_left(page)
+    assert 50 <= left <= 59, "a reload carries on instead of starting over"
+
+    page.find_element(By.CSS_SELECTOR, ".timer-toggle").click()
+    paused = seconds_left(page)
+    time.sleep(1.5)
+    assert seconds_left(page) == paused
+    page.find_element(By.CSS_SELECTOR, ".timer-toggle").click()
+    WebDriverWait(page, 5).until(lambda p: seconds_left(p) < paused)
