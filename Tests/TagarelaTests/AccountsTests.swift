@@ -67,6 +67,13 @@ import Testing
         #expect(try anonymous.post("/login", [("username", "ana"), ("password", DemoClinic.password)], csrf: "").status == 403)
     }
 
+    @Test func onlyALocalPathMayFollowALogin() {
+        #expect(AccountsRoutes.safeNext("/patients/7/plans?tab=2") == "/patients/7/plans?tab=2")
+        for hostile in ["//evil.example", "/\\evil.example", "https://evil.example", "/\t/evil.example", "/\n/evil.example", "/ok\r\nSet-Cookie: x=1"] {
+            #expect(AccountsRoutes.safeNext(hostile) == nil, "\(hostile)")
+        }
+    }
+
     @Test func staffSessionsEndAfterThirtyIdleMinutesFamilySessionsLast() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

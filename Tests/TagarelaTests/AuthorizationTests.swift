@@ -66,6 +66,8 @@ import Testing
         ("/clients/{Carla Costa}", ["dani": 404, "teo": 404], 403),
         ("/account", ["admin": 200, "ana": 200, "nadia": 200, "dani": 200, "teo": 200, "bruno": 200, "beatriz": 200, "elisa": 200], 403),
         ("/patient-mode/exit", ["carla-mode": 200], 403),
+        ("/patients/{Carla Costa}/nutrition", ["nadia": 200, "ana": 403], 403),
+        ("/foods", ["nadia": 200], 403),
     ]
 
     @Test func everyRoleSeesOnlyItsPagesAndItsPeople() async throws {

@@ -304,9 +304,12 @@ enum AccountsRoutes {
         SetCookie(name: SessionStore.cookieName, value: token, secure: context.app.configuration.secureCookies, sameSite: .lax)
     }
 
-    /// Only a local path may follow a login: `//evil.example` and absolute URLs are dropped.
+    /// Only a local path may follow a login: `//evil.example` and absolute URLs are dropped, and so are
+    /// control characters, which browsers strip (`/\t/evil.example` would become `//evil.example`).
     static func safeNext(_ next: String?) -> String? {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\") else { return nil }
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"),
+              !next.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) })
+        else { return nil }
         return next
     }
 }

@@ -67,28 +67,40 @@ enum CheckInRoutes {
             var form = FormState(context.request.form, fields: ["reason", "instead", "hunger"])
             for (name, value) in context.request.form.pairs where name.hasPrefix("q_") { form.values[name] = value }
             if let photoProblem { form.fail("photo", photoProblem) }
-            let outcome = try context.database.write { db -> Response? in
+            // The photo is kept only if the answer is saved: a double submit or a refused form leaves no file behind.
+            var keepsPhoto = false
+            defer { if !keepsPhoto { context.app.media.remove(photo) } }
+            let outcome = try context.database.write { db -> AnswerOutcome in
                 let meal: Meal
                 switch try turn(of: context.id("meal"), patientId: actor.userId, db) {
-                case .answered: return context.redirect(to: "/meals", flash: "meal_already_answered")
-                case .notYet: return try notYourTurn(context)
+                case .answered: return .refused(context.redirect(to: "/meals", flash: "meal_already_answered"))
+                case .notYet: return .refused(try notYourTurn(context))
                 case .current(let current): meal = current
                 }
                 let screen = try MealScreen.fetch(meal, db)
                 guard let answer = Answer.read(&form, followed: followed, lines: screen.lines.map(\.line), context.t) else {
-                    return nil
+                    return .invalid(MealView(screen, context.t, context.format))
                 }
                 try answer.save(meal, photo: photo, at: context.now, audit: context.audit, db)
-                return context.redirect(to: "/meals", flash: followed ? "meal_followed_saved" : "meal_not_followed_saved")
+                return .saved(context.redirect(to: "/meals", flash: followed ? "meal_followed_saved" : "meal_not_followed_saved"))
             }
-            if let outcome { return outcome }
-            context.app.media.remove(photo)
-            let view = try context.database.read { db in
-                MealView(try MealScreen.fetch(try Meal.fetchOne(db, key: context.id("meal"))!, db), context.t, context.format)
+            switch outcome {
+            case .saved(let response):
+                keepsPhoto = true
+                return response
+            case .refused(let response): return response
+            case .invalid(let view):
+                return context.render("nutrition/answer", title: followed ? "answer_followed_title" : "answer_not_followed_title",
+                                      AnswerPage(meal: view, followed: followed, form: form, context.t), status: .unprocessableContent)
             }
-            return context.render("nutrition/answer", title: followed ? "answer_followed_title" : "answer_not_followed_title",
-                                  AnswerPage(meal: view, followed: followed, form: form, context.t), status: .unprocessableContent)
         }
+    }
+
+    enum AnswerOutcome: Sendable {
+        case saved(Response)
+        /// Already answered or not this meal's turn: nothing to correct in the form.
+        case refused(Response)
+        case invalid(MealView)
     }
 
     /// 409 with the meal whose turn it is, and why the other one was refused.
@@ -178,6 +190,7 @@ enum CheckInRoutes {
         let meal = try context.database.read { db -> Meal in
             guard let meal = try Meal.fetchOne(db, key: context.id("meal")) else { throw AppError.notFound }
             _ = try PatientScope.find(meal.patientId, visibleTo: actor, db)
+            if actor.role == .clinician { _ = try NutritionRoutes.requireNutritionist(context) }
             return meal
         }
         guard let path = meal.photoPath, let response = context.app.media.response(for: path, request: context.request)

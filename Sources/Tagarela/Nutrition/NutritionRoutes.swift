@@ -21,10 +21,16 @@ enum NutritionRoutes {
 
     /// A linked patient, for a clinician with the nutrition specialty.
     static func patient(_ context: RequestContext, _ db: Database) throws -> (Patient, User) {
-        let actor = try context.requireActor()
+        let actor = try requireNutritionist(context)
         let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-        guard actor.specialties.contains(.nutrition) else { throw AppError.forbidden }
         return (patient, try User.fetchOne(db, key: patient.userId)!)
+    }
+
+    /// Nutrition pages need the nutrition specialty: a speech therapist linked to the same child gets 403.
+    static func requireNutritionist(_ context: RequestContext) throws -> Actor {
+        let actor = try context.requireActor()
+        guard actor.specialties.contains(.nutrition) else { throw AppError.forbidden }
+        return actor
     }
 
     static func today(_ context: RequestContext) -> (date: String, time: String) {
@@ -194,6 +200,7 @@ enum NutritionRoutes {
     }
 
     static func foodsPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Response {
+        _ = try requireNutritionist(context)
         let search = context.request.query["q"] ?? ""
         let foods = try context.database.read { db in
             try Food.filter(sql: "\(Food.nameColumn(context.locale)) LIKE ?", arguments: ["%\(search)%"])
@@ -204,8 +211,7 @@ enum NutritionRoutes {
     }
 
     @Sendable static func createFood(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        guard actor.specialties.contains(.nutrition) else { throw AppError.forbidden }
+        let actor = try requireNutritionist(context)
         var form = FormState(context.request.form, fields: ["name", "unit", "gramsPerUnit", "kcal", "protein", "carbohydrate", "fat"])
         guard let food = FoodInput.read(&form, context.t, createdBy: actor.userId) else {
             return try foodsPage(context, form: form, status: .unprocessableContent)
