@@ -110,3 +110,28 @@ def test_clinician_adds_a_patient_from_a_phone(demo_server, page):
         assert serious_accessibility_violations(page) == []
     finally:
         page.set_window_size(768, 1024)
+
+
+def test_a_grandmother_accepts_her_invitation_and_sees_the_child(demo_server, page):
+    log_in(page, demo_server, "ana")
+    page.get(demo_server.url + "/patients/7")
+    page.find_element(By.ID, "tutorUsername").send_keys("vovo.rosa")
+    page.find_element(By.ID, "tutorName").send_keys("Rosa Costa")
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form[action$='/tutors'] button[type=submit]"))
+    link = page.find_element(By.ID, "invitation-link").get_attribute("value")
+    assert "/invitations/" in link
+    assert serious_accessibility_violations(page) == []
+
+    page.delete_all_cookies()
+    page.get(link)
+    assert "Rosa Costa" in page.find_element(By.CSS_SELECTOR, ".lead").text
+    assert serious_accessibility_violations(page) == []
+    page.find_element(By.ID, "password").send_keys("netinha querida 2026")
+    page.find_element(By.ID, "confirmation").send_keys("netinha querida 2027")
+    submit(page)
+    assert page.find_element(By.CSS_SELECTOR, ".field-error").text == "As duas senhas não são iguais."
+    page.find_element(By.ID, "password").send_keys("netinha querida 2026")
+    page.find_element(By.ID, "confirmation").send_keys("netinha querida 2026")
+    submit(page)
+    assert path_of(page) == "/tutor"
+    assert "Carla Costa" in page.find_element(By.TAG_NAME, "main").text

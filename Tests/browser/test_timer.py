@@ -19,7 +19,9 @@ def test_a_timer_counts_down_carries_on_after_a_reload_pauses_and_rings(demo_ser
     carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
     page.get(carla + "/plans")
     click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
-    page.get(demo_server.url + "/timer")
+    page.get(demo_server.url + "/play")
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "a[href='/timer']"))
+    assert serious_accessibility_violations(page) == []
     Select(page.find_element(By.ID, "symbol")).select_by_visible_text("dormir")
     page.find_element(By.ID, "minutes").clear()
     page.find_element(By.ID, "minutes").send_keys("2")
