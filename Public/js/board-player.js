@@ -192,8 +192,11 @@ if (player) {
   async function drain() {
     for (let event = readQueue()[0]; event; event = readQueue()[0]) {
       const code = await send(event);
-      // 2xx, 409 (already have it) and other 4xx (a bad event) are done; the rest is retried.
-      const done = (code >= 200 && code < 300) || (code >= 400 && code < 500 && code !== 408 && code !== 429);
+      // 2xx, 409 (already have it) and other 4xx (a bad event) are done; the rest is retried. 403 is
+      // retried too: an expired session or patient mode left refuses the POST, and the taps must wait
+      // for the next page load (with a live session and a fresh token) instead of being dropped.
+      const retried = [403, 408, 429];
+      const done = (code >= 200 && code < 300) || (code >= 400 && code < 500 && !retried.includes(code));
       lastFlushFailed = !done;
       if (!done) return;
       writeQueue(readQueue().filter((queued) => queued.key !== event.key));

@@ -67,3 +67,17 @@ def test_a_clinician_records_a_symbols_voice_in_the_browser(demo_server, page):
     card = [c for c in page.find_elements(By.CSS_SELECTOR, ".symbol-card") if "água fresquinha" in c.text][0]
     source = card.find_element(By.TAG_NAME, "audio").get_attribute("src")
     assert "/media/audio/rec-" in source, "the recording, normalised by the server, is the symbol's voice"
+
+
+def test_taps_made_after_the_session_ended_wait_for_the_next_session(demo_server, page):
+    log_in(page, demo_server, "bruno")
+    page.get(demo_server.url + "/tutor")
+    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+    page.get(carla + "/plans")
+    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
+
+    page.delete_cookie("tagarela_session")  # the tablet slept past the session's lifetime
+    page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[0].click()
+    page.execute_script("return window.tagarelaPlayer.flush()")
+    assert page.execute_script("return window.tagarelaPlayer.queueLength()") == 1, "a refused tap stays queued"
