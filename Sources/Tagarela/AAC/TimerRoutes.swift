@@ -30,12 +30,9 @@ enum TimerRoutes {
         var form = FormState(query, fields: ["symbol", "hours", "minutes"])
         let chosen = Int64(form["symbol"]).flatMap { id in symbols.first { $0.id == id } }
         if chosen == nil { form.fail("symbol", context.t["error_choose_option"]) }
-        let seconds = TimerRules.seconds(hours: form["hours"], minutes: form["minutes"])
-        switch seconds {
-        case .failure(let problem): form.fail("minutes", context.t[problem.rawValue])
-        case .success: break
-        }
-        guard case .success(let total) = seconds, let symbol = chosen else {
+        let duration = TimerRules.seconds(hours: form["hours"], minutes: form["minutes"])
+        if case .failure(let problem) = duration { form.fail("minutes", context.t[problem.rawValue]) }
+        guard case .success(let total) = duration, let symbol = chosen else {
             return context.render("aac/timer", title: "timer_title", TimerFormPage(symbols: symbols, form: form, context.t),
                                   status: .unprocessableContent)
         }
@@ -44,11 +41,16 @@ enum TimerRoutes {
             let at = Int(context.now.timeIntervalSince1970)
             return .redirect(to: "/timer?start=1&symbol=\(symbol.id!)&hours=\(total / 3600)&minutes=\(total % 3600 / 60)&at=\(at)")
         }
-        let alarm = try? context.app.speech.clip(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
-        return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
-            activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
-            startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
-            alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)"))
+        // The alarm's clip may have to be generated (espeak-ng, ffmpeg): not on a request thread.
+        return .deferred(on: context.app.mediaPool) {
+            context.app.run({ context in
+                let alarm = try? context.app.speech.clip(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
+                return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
+                    activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
+                    startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
+                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)"))
+            }, context)
+        }
     }
 }
 
