@@ -40,7 +40,7 @@ enum AccountsRoutes {
         let address = context.clientAddress
         let typed = form
 
-        let wait = context.app.loginThrottle.retryAfter(username: username, address: address, now: context.now)
+        let wait = context.app.loginThrottle.admit(username: username, address: address, now: context.now)
         if wait > 0 {
             form.fail("username", context.t("login_throttled", ["minutes": "\(Int((wait / 60).rounded(.up)))"]))
             var page = context.render("accounts/login", title: "login_title", LoginPage(form: form), status: .tooManyRequests)
@@ -55,7 +55,6 @@ enum AccountsRoutes {
                 let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
                 let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
                 guard verified, var user = usable else {
-                    app.loginThrottle.recordFailure(username: username, address: address, now: context.now)
                     form.fail("username", context.t["login_failed"])
                     return context.render("accounts/login", title: "login_title", LoginPage(form: form),
                                           status: .unprocessableContent)
@@ -276,11 +275,10 @@ enum AccountsRoutes {
         let app = context.app
         let address = context.clientAddress
         let username = signedIn.user.username ?? ""
-        let wait = app.loginThrottle.retryAfter(username: username, address: address, now: context.now)
+        let wait = app.loginThrottle.admit(username: username, address: address, now: context.now)
         return .deferred(on: app.hashingPool) {
             do {
                 guard wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
-                    if wait == 0 { app.loginThrottle.recordFailure(username: username, address: address, now: context.now) }
                     var form = FormState()
                     form.fail("password", context.t[wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
                     return context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",

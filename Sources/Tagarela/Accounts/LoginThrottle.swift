@@ -25,17 +25,16 @@ final class LoginThrottle: Sendable {
 
     private let records = Mutex<[String: Record]>([:])
 
-    /// Seconds to wait before another attempt for this account or address is considered, or 0.
-    func retryAfter(username: String, address: String, now: Date) -> TimeInterval {
+    /// Either the seconds to wait before another attempt for this account or address, or 0 and the
+    /// attempt is counted as a failure at once, in the same lock: logins sent in parallel cannot all
+    /// pass the check while their passwords are still being hashed. A success clears the count.
+    func admit(username: String, address: String, now: Date) -> TimeInterval {
         records.withLock { records in
-            max(Self.remaining(records["u:" + username.lowercased()], free: Self.freeFailuresPerAccount, now: now),
-                Self.remaining(records["a:" + address], free: Self.freeFailuresPerAddress, now: now))
-        }
-    }
-
-    func recordFailure(username: String, address: String, now: Date) {
-        records.withLock { records in
-            for key in ["u:" + username.lowercased(), "a:" + address] {
+            let keys = ["u:" + username.lowercased(), "a:" + address]
+            let wait = max(Self.remaining(records[keys[0]], free: Self.freeFailuresPerAccount, now: now),
+                           Self.remaining(records[keys[1]], free: Self.freeFailuresPerAddress, now: now))
+            guard wait == 0 else { return wait }
+            for key in keys {
                 var record = records[key] ?? Record()
                 if now.timeIntervalSince(record.lastFailure) > Self.forgetAfter { record = Record() }
                 record.failures += 1
@@ -45,6 +44,7 @@ final class LoginThrottle: Sendable {
             if records.count > 100_000 {  // an address sweep must not grow memory without bound
                 records = records.filter { now.timeIntervalSince($0.value.lastFailure) <= Self.forgetAfter }
             }
+            return 0
         }
     }
 
