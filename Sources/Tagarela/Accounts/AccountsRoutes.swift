@@ -49,7 +49,7 @@ enum AccountsRoutes {
         }
         let app = context.app
         return .deferred(on: app.hashingPool) {
-            do {
+            app.run({ context in
                 var form = typed
                 let found = try app.database.read { try User.named(username, $0) }
                 let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
@@ -75,10 +75,7 @@ enum AccountsRoutes {
                 var response = Response.redirect(to: safeNext(form["next"]) ?? user.role.homePath)
                 response.setCookie(sessionCookie(token, context))
                 return response
-            } catch {
-                app.logger.error("login failed", metadata: ["error": "\(error)"])
-                return app.errorPage(.internalServerError, locale: context.locale)
-            }
+            }, context)
         }
     }
 
@@ -121,7 +118,7 @@ enum AccountsRoutes {
         }
         let app = context.app
         return .deferred(on: app.hashingPool) {
-            do {
+            app.run({ context in
                 var invitation = invitation, user = user
                 let hash = app.passwords.hash(password)
                 let sessionToken = try app.database.write { db -> String? in
@@ -142,10 +139,7 @@ enum AccountsRoutes {
                 var response = context.redirect(to: user.role.homePath, flash: "password_set")
                 response.setCookie(sessionCookie(sessionToken, context))
                 return response
-            } catch {
-                app.logger.error("invitation failed", metadata: ["error": "\(error)"])
-                return app.errorPage(.internalServerError, locale: context.locale)
-            }
+            }, context)
         }
     }
 
@@ -210,7 +204,7 @@ enum AccountsRoutes {
         let app = context.app
         let sessionId = context.signedIn?.session.id
         return .deferred(on: app.hashingPool) {
-            do {
+            app.run({ context in
                 var form = FormState(), user = user
                 guard let stored = user.passwordHash, app.passwords.verify(current, against: stored) else {
                     form.fail("current", context.t["password_current_wrong"])
@@ -226,10 +220,7 @@ enum AccountsRoutes {
                     try context.audit.record(.setPassword, "user", user.id, "account", db)
                 }
                 return context.redirect(to: "/account", flash: "password_changed")
-            } catch {
-                app.logger.error("password change failed", metadata: ["error": "\(error)"])
-                return app.errorPage(.internalServerError, locale: context.locale)
-            }
+            }, context)
         }
     }
 
@@ -277,7 +268,7 @@ enum AccountsRoutes {
         let username = signedIn.user.username ?? ""
         let wait = app.loginThrottle.admit(username: username, address: address, now: context.now)
         return .deferred(on: app.hashingPool) {
-            do {
+            app.run({ context in
                 guard wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
                     var form = FormState()
                     form.fail("password", context.t[wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
@@ -290,9 +281,7 @@ enum AccountsRoutes {
                     try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [signedIn.session.id])
                 }
                 return .redirect(to: signedIn.user.role.homePath)
-            } catch {
-                return app.errorPage(.internalServerError, locale: context.locale)
-            }
+            }, context)
         }
     }
 
