@@ -154,6 +154,23 @@ import Testing
         #expect(try test.read { try Meal.fetchOne($0, key: pending.id) } == nil)
     }
 
+    @Test func aRefusedCopyOrWeightComesBackWithWhatWasTyped() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let elisa = try test.id(of: "elisa")
+        let copy = try nadia.post("/patients/\(elisa)/meals/copy", [("source", "2026-11-20"), ("from", "2026-12-09"), ("to", "2026-12-01")])
+        #expect(copy.status == 422)
+        #expect(copy.text.contains(#"id="copy-from" name="from" type="date" value="2026-12-09""#))
+        #expect(copy.text.contains("Confira as datas"))
+        let weights = { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM weightEntry WHERE patientId = ?", arguments: [elisa]) } }
+        let before = try weights()
+        let weight = try nadia.post("/patients/\(elisa)/weights", [("kg", "7000"), ("measuredOn", "2026-11-20")])
+        #expect(weight.status == 422)
+        #expect(weight.text.contains(#"value="7000""#))
+        #expect(weight.text.contains(#"id="kg-error""#))
+        #expect(try weights() == before)
+    }
+
     @Test func copyingADayFillsARangeOnce() async throws {
         let test = try await TestApp()
         let nadia = try test.browser(loggedInAs: "nadia")

@@ -96,7 +96,10 @@ struct MealInput: Sendable {
               let first = Reevaluation.day(ISODate.string(from, timeZone: format.timeZone)),
               let last = Reevaluation.day(ISODate.string(to, timeZone: format.timeZone)),
               last >= first, last - first < 62
-        else { return nil }
+        else {
+            form.fail("to", t["copy_invalid"])
+            return nil
+        }
         return (ISODate.string(source, timeZone: format.timeZone), (first...last).map(Reevaluation.isoDate(fromDay:)))
     }
 }

@@ -74,16 +74,19 @@ struct ReviewPage: Sendable {
     let weights: [WeightRow]
     let weightChart: String
     let sharesMeasurements: Bool
-    let today: String
+    let copyForm: FormState
+    let weightForm: FormState
 
     init(patient: Patient, user: User, screens: [MealScreen], from: String, to: String, now: (date: String, time: String),
-         deviations: [Adherence.Deviation], weights: [WeightEntry], foods: [FoodOption], context: RequestContext) {
+         deviations: [Adherence.Deviation], weights: [WeightEntry], copyForm: FormState, weightForm: FormState,
+         context: RequestContext) {
         let t = context.t, format = context.format
         patientId = patient.userId
         patientName = user.displayName
         self.from = from
         self.to = to
-        today = now.date
+        self.copyForm = copyForm
+        self.weightForm = weightForm
         let figures = NutritionRules.adherence(
             screens.map { .init(status: $0.meal.mealStatus, date: $0.meal.date, time: $0.meal.time) },
             from: from, to: to, nowDate: now.date, nowTime: now.time)

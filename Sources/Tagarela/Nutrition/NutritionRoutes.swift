@@ -44,6 +44,12 @@ enum NutritionRoutes {
     // MARK: - Review
 
     @Sendable static func review(_ context: RequestContext) throws -> Response {
+        try reviewPage(context)
+    }
+
+    /// The review page; a refused copy or weight form comes back with what was typed and its errors.
+    static func reviewPage(_ context: RequestContext, copyForm: FormState? = nil, weightForm: FormState? = nil,
+                           status: Status = .ok) throws -> Response {
         let now = today(context)
         let query = context.request.query
         let from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
@@ -58,9 +64,10 @@ enum NutritionRoutes {
             return ReviewPage(patient: patient, user: user, screens: screens, from: from, to: to, now: now,
                               deviations: try Adherence.deviations(patientId: patient.userId, db),
                               weights: try Weights.entries(of: patient.userId, forClinician: true, db),
-                              foods: try foodOptions(context, db), context: context)
+                              copyForm: copyForm ?? FormState(values: ["source": now.date]), weightForm: weightForm ?? FormState(),
+                              context: context)
         }
-        return context.render("nutrition/review", title: "nutrition_review_title", page)
+        return context.render("nutrition/review", title: "nutrition_review_title", page, status: status)
     }
 
     // MARK: - Prescribing
@@ -149,12 +156,11 @@ enum NutritionRoutes {
     @Sendable static func copyDay(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: ["source", "from", "to"])
-        let days = MealInput.copyRange(&form, context.format, context.t)
+        guard let (source, targets) = MealInput.copyRange(&form, context.format, context.t) else {
+            return try reviewPage(context, copyForm: form, status: .unprocessableContent)
+        }
         return try context.database.write { db in
             let (patient, _) = try patient(context, db)
-            guard let (source, targets) = days else {
-                return context.redirect(to: "/patients/\(patient.userId)/nutrition", flash: "copy_invalid")
-            }
             let meals = try MealScreen.fetch(try Meal.filter(Meal.Columns.patientId == patient.userId && Meal.Columns.date == source).fetchAll(db), db)
             guard !meals.isEmpty else { return context.redirect(to: "/patients/\(patient.userId)/nutrition", flash: "copy_empty_day") }
             var created = 0
@@ -177,10 +183,11 @@ enum NutritionRoutes {
 
     @Sendable static func addWeight(_ context: RequestContext) throws -> Response {
         var form = FormState(context.request.form, fields: ["measuredOn", "kg"])
-        let entry = Weights.read(&form, today: context.now, context.format, context.t)
+        guard let entry = Weights.read(&form, today: context.now, context.format, context.t) else {
+            return try reviewPage(context, weightForm: form, status: .unprocessableContent)
+        }
         return try context.database.write { db in
             let (patient, _) = try patient(context, db)
-            guard let entry else { return context.redirect(to: "/patients/\(patient.userId)/nutrition", flash: "weight_invalid") }
             try Weights.add([entry], patientId: patient.userId, source: "clinician", at: context.now, db)
             try context.audit.record(.create, "weightEntry", patient.userId, "\(entry.date) \(entry.kg)", db)
             return context.redirect(to: "/patients/\(patient.userId)/nutrition", flash: "weight_saved")
