@@ -11,7 +11,6 @@ struct BoardView: Sendable, MustacheParent {
         case "planId": planId
         case "name": self.name
         case "columnsClass": columnsClass
-        case "isBigSymbol": isBigSymbol
         case "cells": cells
         default: nil
         }
@@ -49,14 +48,12 @@ struct BoardView: Sendable, MustacheParent {
     let planId: Int64
     let name: String
     let columnsClass: String
-    let isBigSymbol: Bool
     let cells: [Cell]
 
     init(_ screen: BoardScreen, _ t: Translator) {
         planId = screen.plan.id!
         name = screen.plan.name
         columnsClass = "cols-\(screen.plan.columns)"
-        isBigSymbol = screen.plan.planType == .bigSymbol
         cells = screen.cells.map { cell in
             if let link = cell.link {
                 return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: nil,

@@ -50,11 +50,6 @@ enum PatientScope {
         }
     }
 
-    static func request(visibleTo actor: Actor) -> QueryInterfaceRequest<Patient> {
-        let condition = condition(on: "userId", visibleTo: actor)
-        return Patient.filter(sql: condition.sql, arguments: condition.arguments)
-    }
-
     /// The patient, if `actor` may see them; otherwise `AppError.notFound`.
     static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Patient {
         guard let id else { throw AppError.notFound }

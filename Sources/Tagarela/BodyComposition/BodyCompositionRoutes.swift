@@ -66,8 +66,8 @@ enum BodyCompositionRoutes {
             results = ResultsView(input.details(sex: sex, age: Double(age)), context.t, context.format)
         }
         if context.request.headers["X-Fragment"] == "results" {
-            var response = context.app.renderFragment("bodycomp/results", FragmentResults(results: results, errorCount: form.errors.count,
-                                                                                          t: context.t), locale: context.locale)
+            var response = context.app.renderFragment("bodycomp/results", FragmentResults(results: results),
+                                                            locale: context.locale)
             response.headers["Cache-Control"] = "no-store"
             return response
         }
@@ -143,6 +143,4 @@ enum BodyCompositionRoutes {
 /// The results fragment the form's script puts in place.
 struct FragmentResults: Sendable {
     let results: ResultsView?
-    let errorCount: Int
-    let t: Translator
 }

@@ -86,7 +86,6 @@ struct EvaluationFormPage: Sendable {
     let hasPerimeterErrors: Bool
     let form: FormState
     let results: ResultsView?
-    let missingProfile: Bool
 
     init(clientId: Int64, clientName: String, sex: BiologicalSex?, age: Int?, form: FormState,
          results: ResultsView?, _ t: Translator) {
@@ -94,7 +93,6 @@ struct EvaluationFormPage: Sendable {
         self.clientName = clientName
         sexLabel = sex.map { t["sex_\($0.rawValue)"] } ?? ""
         self.age = age.map { t("age_years", ["years": "\($0)"]) } ?? ""
-        missingProfile = sex == nil || age == nil
         let chosen = SkinfoldProtocol(rawValue: form["protocol"]) ?? .jp7
         let sexForSites = sex ?? .female
         protocols = SkinfoldProtocol.allCases.map { option in
@@ -306,11 +304,7 @@ struct ComparisonPage: Sendable {
             guard let x, let y else { return }
             let delta = y - x
             let sign = delta > 0 ? "+" : ""
-            let real: Bool
-            switch change(x, y) {
-            case .changed: real = true
-            case .noRealChange: real = false
-            }
+            let real = change(x, y).isRealChange
             lines.append(Line(label: label, first: "\(format.decimal(x, fractionDigits: digits)) \(unit)",
                               second: "\(format.decimal(y, fractionDigits: digits)) \(unit)",
                               difference: "\(sign)\(format.decimal(delta, fractionDigits: digits)) \(unit)",

@@ -69,7 +69,6 @@ struct MeasurementsPage: Sendable {
     let rows: [Row]
     let isEmpty: Bool
     let form: FormState
-    let today: String
 
     init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         self.sharing = sharing
@@ -79,6 +78,5 @@ struct MeasurementsPage: Sendable {
         }
         isEmpty = entries.isEmpty
         self.form = form
-        today = ""
     }
 }
