@@ -35,6 +35,25 @@ import Testing
         #expect(try ana.get("/symbols").text.contains("água gelada"))
     }
 
+    @Test func editingASymbolChoosesANewPictogramAndKeepsItsName() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let symbol = try test.read { try Symbol.filter(Column("name") == "comer" && Column("patientId") == nil).fetchOne($0)! }
+        let path = "/symbols/\(symbol.id!)/edit"
+        let search = try ana.get("\(path)?q=agua")
+        #expect(search.text.contains(#"action="\#(path)""#), "the library search stays on the edit page")
+        #expect(search.text.contains("\(path)?pictogram=1F6B0"))
+        let chosen = try ana.get("\(path)?pictogram=1F6B0")
+        #expect(chosen.text.contains(#"name="pictogram" value="1F6B0""#))
+        #expect(chosen.text.contains(#"id="name" name="name" value="comer""#))
+        let saved = try ana.postMultipart("/symbols/\(symbol.id!)", fields: [
+            ("pictogram", "1F6B0"), ("name", "comer"), ("spokenText", symbol.spokenText), ("categoryId", "\(symbol.categoryId)"),
+            ("scope", ""), ("voice", symbol.voice ?? "pt-BR"),
+        ], files: [])
+        #expect(saved.status == 303)
+        #expect(try test.read { try Symbol.fetchOne($0, key: symbol.id)?.pictogram } == "1F6B0")
+    }
+
     @Test func aSymbolWithoutNameOrPictureKeepsWhatWasTyped() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

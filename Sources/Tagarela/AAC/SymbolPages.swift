@@ -54,6 +54,8 @@ struct SymbolFormPage: Sendable {
     }
 
     let action: String
+    /// The page itself (new or edit): the library's search and choices come back to it.
+    let pagePath: String
     let form: FormState
     let search: String
     let results: [Pictogram]
@@ -67,13 +69,15 @@ struct SymbolFormPage: Sendable {
          patients: [People.PatientSummary], context: RequestContext) {
         let t = context.t
         self.action = action
+        let pagePath = action == "/symbols" ? "/symbols/new" : action + "/edit"
+        self.pagePath = pagePath
         self.form = form
         self.search = search
         self.results = results.map { entry in
             let name = entry.name(context.locale)
             var query = "pictogram=\(entry.hexcode)&name=\(HTTPQuery.encode(name))&q=\(HTTPQuery.encode(search))"
             if !form["scope"].isEmpty { query += "&patient=\(form["scope"])" }
-            return Pictogram(hexcode: entry.hexcode, name: name, link: "/symbols/new?\(query)", isSelected: entry.hexcode == form["pictogram"])
+            return Pictogram(hexcode: entry.hexcode, name: name, link: "\(pagePath)?\(query)", isSelected: entry.hexcode == form["pictogram"])
         }
         hasResults = !results.isEmpty
         chosenPictogram = form["pictogram"].isEmpty ? nil : form["pictogram"]

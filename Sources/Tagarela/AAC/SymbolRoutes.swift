@@ -63,11 +63,15 @@ enum SymbolRoutes {
             else { throw AppError.notFound }
             return symbol
         }
-        let form = FormState(values: [
+        var form = FormState(values: [
             "name": symbol.name, "spokenText": symbol.spokenText, "categoryId": "\(symbol.categoryId)",
             "scope": symbol.patientId.map { "\($0)" } ?? "", "pictogram": symbol.pictogram ?? "",
-            "voice": symbol.voice ?? context.locale.rawValue, "hasImage": symbol.imagePath == nil ? "" : "1",
+            "voice": symbol.voice ?? context.locale.rawValue,
         ])
+        // A pictogram chosen from the library replaces the picture; the name stays the symbol's own.
+        if let hexcode = context.request.query["pictogram"], context.app.pictograms.entry(hexcode) != nil {
+            form.values["pictogram"] = hexcode
+        }
         return try formPage(context, form: form, action: "/symbols/\(symbol.id!)", title: "symbol_edit_title")
     }
 
