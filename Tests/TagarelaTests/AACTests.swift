@@ -54,6 +54,46 @@ import Testing
         #expect(try test.read { try Symbol.fetchOne($0, key: symbol.id)?.pictogram } == "1F6B0")
     }
 
+    /// Half a second of a 440 Hz tone as a 16-bit mono WAV, the kind of file a phone's recorder hands over.
+    static func toneWAV() -> [UInt8] {
+        let rate = 8000, samples = rate / 2
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8((v >> (8 * $0)) & 0xFF) } }
+        var pcm: [UInt8] = []
+        for i in 0..<samples {
+            let phase = 2 * Double.pi * 440 * Double(i) / Double(rate)
+            pcm += le16(Int(8000 * sin(phase)) & 0xFFFF)
+        }
+        var wav: [UInt8] = Array("RIFF".utf8) + le32(36 + pcm.count) + Array("WAVEfmt ".utf8)
+        wav += le32(16) + le16(1) + le16(1) + le32(rate) + le32(rate * 2) + le16(2) + le16(16)
+        wav += Array("data".utf8) + le32(pcm.count)
+        return wav + pcm
+    }
+
+    @Test func aRecordedVoiceCanGiveWayToTheGeneratedOneAndIsDeleted() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let symbol = try test.read { try Symbol.filter(Column("name") == "comer" && Column("patientId") == nil).fetchOne($0)! }
+        let fields = [("pictogram", symbol.pictogram ?? ""), ("name", "comer"), ("spokenText", symbol.spokenText),
+                      ("categoryId", "\(symbol.categoryId)"), ("scope", ""), ("voice", symbol.voice ?? "pt-BR")]
+        let recorded = try ana.postMultipart("/symbols/\(symbol.id!)", fields: fields,
+                                             files: [(field: "audio", filename: "voz.wav", contentType: "audio/wav", content: Self.toneWAV())])
+        #expect(recorded.status == 303)
+        let recording = try #require(try test.read { try Symbol.fetchOne($0, key: symbol.id) })
+        #expect(recording.audioKind == "uploaded")
+        let recordingPath = test.app.speech.directory + "/" + (recording.audioFile ?? "")
+        #expect(FileManager.default.fileExists(atPath: recordingPath))
+        #expect(try ana.get("/symbols/\(symbol.id!)/edit").text.contains(#"name="audioSource" value="generated""#))
+
+        let generated = try ana.postMultipart("/symbols/\(symbol.id!)", fields: fields + [("audioSource", "generated")], files: [])
+        #expect(generated.status == 303)
+        let after = try #require(try test.read { try Symbol.fetchOne($0, key: symbol.id) })
+        #expect(after.audioKind == "generated")
+        #expect(after.audioFile == symbol.audioFile, "the shared generated clip for the same text and voice")
+        #expect(!FileManager.default.fileExists(atPath: recordingPath), "the recording given up is deleted")
+        #expect(!(try ana.get("/symbols/\(symbol.id!)/edit").text.contains("audioSource")))
+    }
+
     @Test func aSymbolWithoutNameOrPictureKeepsWhatWasTyped() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

@@ -61,6 +61,8 @@ struct SymbolFormPage: Sendable {
     let results: [Pictogram]
     let hasResults: Bool
     let chosenPictogram: String?
+    /// The symbol speaks with a recording, which the clinician may give up for the generated voice.
+    let hasRecording: Bool
     let categories: [SelectOption]
     let scopes: [SelectOption]
     let voices: [SelectOption]
@@ -81,6 +83,7 @@ struct SymbolFormPage: Sendable {
         }
         hasResults = !results.isEmpty
         chosenPictogram = form["pictogram"].isEmpty ? nil : form["pictogram"]
+        hasRecording = form["audioKind"] == "uploaded"
         self.categories = categories.map {
             SelectOption(value: "\($0.id!)", label: $0.name, isSelected: form["categoryId"] == "\($0.id!)")
         }

@@ -66,7 +66,7 @@ enum SymbolRoutes {
         var form = FormState(values: [
             "name": symbol.name, "spokenText": symbol.spokenText, "categoryId": "\(symbol.categoryId)",
             "scope": symbol.patientId.map { "\($0)" } ?? "", "pictogram": symbol.pictogram ?? "",
-            "voice": symbol.voice ?? context.locale.rawValue,
+            "voice": symbol.voice ?? context.locale.rawValue, "audioKind": symbol.audioKind,
         ])
         // A pictogram chosen from the library replaces the picture; the name stays the symbol's own.
         if let hexcode = context.request.query["pictogram"], context.app.pictograms.entry(hexcode) != nil {
@@ -94,6 +94,7 @@ enum SymbolRoutes {
                 let actor = try context.requireActor()
                 var form = FormState(context.request.form, fields: ["name", "spokenText", "categoryId", "scope", "pictogram",
                                                                     "voice", "audioSource"])
+                form.values["audioKind"] = existing?.audioKind ?? ""
                 let input = try context.database.read { db in
                     try SymbolInput.read(&form, actor: actor, existing: existing, library: context.app.pictograms, context.t, db)
                 }
@@ -137,6 +138,10 @@ enum SymbolRoutes {
                     return symbol.id!
                 }
                 if let old = existing?.imagePath, old != saved.imagePath { context.app.media.remove(old) }
+                // A replaced recording is nobody else's; generated clips are shared by text and voice, so they stay.
+                if let old = existing?.audioFile, existing?.audioKind == "uploaded", old != saved.audioFile {
+                    context.app.speech.remove(old)
+                }
                 return context.redirect(to: "/symbols?saved=\(id)", flash: existing == nil ? "symbol_created" : "symbol_updated")
             }, context)
         }
