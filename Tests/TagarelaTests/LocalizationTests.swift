@@ -14,6 +14,22 @@ import Testing
         }
     }
 
+    @Test func aFeatureFolderAddsItsTextsAndMayNotRedefineAKey() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("games"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        for locale in AppLocale.allCases {
+            try Data(#"{"hello": "olá"}"#.utf8).write(to: root.appendingPathComponent("\(locale.rawValue).json"))
+        }
+        try Data(#"{"game_title": "Jogos"}"#.utf8).write(to: root.appendingPathComponent("games/pt-BR.json"))
+        let catalogues = try Catalogues(directory: root.path)
+        #expect(catalogues.translator(for: .ptBR)["game_title"] == "Jogos")
+        #expect(catalogues.translator(for: .ptBR)["hello"] == "olá")
+
+        try Data(#"{"hello": "oi"}"#.utf8).write(to: root.appendingPathComponent("games/es.json"))
+        #expect(throws: Catalogues.DuplicateKey.self) { try Catalogues(directory: root.path) }
+    }
+
     @Test func everyTextATemplateNamesIsInTheCatalogues() throws {
         let catalogues = try Catalogues(directory: Self.templates + "/i18n")
         let keys = catalogues.keys(of: .ptBR)

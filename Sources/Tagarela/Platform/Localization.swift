@@ -46,17 +46,42 @@ public enum AppLocale: String, CaseIterable, Sendable {
     }
 }
 
-/// The visible texts of every locale, read from `Templates/i18n/<locale>.json`.
+/// The visible texts of every locale, read from `Templates/i18n/<locale>.json` and from
+/// `Templates/i18n/<feature>/<locale>.json`, so a feature keeps its texts in its own folder.
 public struct Catalogues: Sendable {
     private let texts: [AppLocale: [String: String]]
 
+    struct DuplicateKey: Error, CustomStringConvertible {
+        let key: String
+        let file: String
+        var description: String { "text key \(key) in \(file) is already defined in another catalogue" }
+    }
+
     public init(directory: String) throws {
+        let root = URL(fileURLWithPath: directory)
+        let features = (try? FileManager.default.contentsOfDirectory(
+            at: root, includingPropertiesForKeys: [.isDirectoryKey]
+        ))?.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+            .sorted { $0.lastPathComponent < $1.lastPathComponent } ?? []
         var texts: [AppLocale: [String: String]] = [:]
         for locale in AppLocale.allCases {
-            let url = URL(fileURLWithPath: "\(directory)/\(locale.rawValue).json")
-            texts[locale] = try JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+            var merged = try Self.read(root.appendingPathComponent("\(locale.rawValue).json"))
+            for feature in features {
+                let file = feature.appendingPathComponent("\(locale.rawValue).json")
+                guard FileManager.default.fileExists(atPath: file.path) else { continue }
+                for (key, value) in try Self.read(file) {
+                    guard merged.updateValue(value, forKey: key) == nil else {
+                        throw DuplicateKey(key: key, file: file.path)
+                    }
+                }
+            }
+            texts[locale] = merged
         }
         self.texts = texts
+    }
+
+    private static func read(_ file: URL) throws -> [String: String] {
+        try JSONDecoder().decode([String: String].self, from: Data(contentsOf: file))
     }
 
     public func translator(for locale: AppLocale) -> Translator {
