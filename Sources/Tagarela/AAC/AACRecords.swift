@@ -66,6 +66,8 @@ struct Symbol: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
 enum PlanType: String, Sendable, CaseIterable {
     case board
     case bigSymbol = "big_symbol"
+    /// Subject → verb → complement, from a vocabulary and its links (seed 001).
+    case sentence
 }
 
 struct Plan: Codable, Sendable, FetchableRecord, MutablePersistableRecord {

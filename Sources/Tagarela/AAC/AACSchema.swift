@@ -88,3 +88,54 @@ enum AACSchema {
         }
     }
 }
+
+extension AACSchema {
+    /// Sentence plans (seed 001): a plan of type `sentence` holds words in three roles and the links
+    /// subject → verbs and verb → complements; a spoken sentence keeps its words, its NO and question
+    /// forms and, once made, the clip of the whole sentence.
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    static func v2SentencePlans(_ db: Database) throws {
+        // SQLite cannot change a CHECK in place: rebuild the plan table (foreign keys are checked
+        // after the migration, and the tables that reference "plan" follow the renamed table).
+        try db.create(table: "plan_v2") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("patientId", .integer).notNull().indexed().references("patient", column: "userId", onDelete: .cascade)
+            t.column("clinicianId", .integer).notNull().references("user", onDelete: .restrict)
+            t.column("tutorId", .integer).references("user", onDelete: .setNull)
+            t.column("name", .text).notNull().check(sql: "length(trim(name)) > 0")
+            t.column("description", .text).notNull().defaults(to: "")
+            t.column("startsOn", .date).notNull()
+            t.column("type", .text).notNull().check(sql: "type IN ('board', 'big_symbol', 'sentence')")
+            t.column("rows", .integer).notNull().check(sql: "rows BETWEEN 1 AND 6")
+            t.column("columns", .integer).notNull().check(sql: "columns BETWEEN 1 AND 8 AND rows * columns >= 1")
+            t.column("createdAt", .datetime).notNull()
+            t.column("updatedAt", .datetime).notNull()
+        }
+        try db.execute(sql: "INSERT INTO plan_v2 SELECT * FROM plan")
+        try db.drop(table: "plan")
+        try db.rename(table: "plan_v2", to: "plan")
+        try db.execute(sql: "DROP INDEX IF EXISTS index_plan_v2_on_patientId")
+        try db.create(index: "index_plan_on_patientId", on: "plan", columns: ["patientId"])
+
+        try db.create(table: "sentenceWord") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("planId", .integer).notNull().indexed().references("plan", onDelete: .cascade)
+            t.column("symbolId", .integer).notNull().references("symbol", onDelete: .cascade)
+            t.column("role", .text).notNull().check(sql: "role IN ('subject', 'verb', 'complement')")
+            // A verb that may also open a sentence, with no subject ("Quero…", "Estou…").
+            t.column("isShortcut", .boolean).notNull().defaults(to: false)
+            t.uniqueKey(["planId", "role", "symbolId"])
+        }
+        try db.create(table: "sentenceLink") { t in
+            t.column("fromWordId", .integer).notNull().references("sentenceWord", onDelete: .cascade)
+            t.column("toWordId", .integer).notNull().indexed().references("sentenceWord", onDelete: .cascade)
+            t.primaryKey(["fromWordId", "toWordId"])
+        }
+        try db.alter(table: "sentence") { t in
+            t.add(column: "wordIds", .text)  // a sentence plan's words, in order (board sentences: NULL)
+            t.add(column: "negated", .boolean).notNull().defaults(to: false)
+            t.add(column: "question", .boolean).notNull().defaults(to: false)
+            t.add(column: "clip", .text)  // the whole sentence's clip under media/audio, once generated
+        }
+    }
+}

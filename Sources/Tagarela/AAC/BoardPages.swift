@@ -77,6 +77,8 @@ struct PlansPage: Sendable {
         let id: Int64
         let name: String
         let detail: String
+        /// A sentence plan has no grid to print.
+        let isPrintable: Bool
     }
 
     struct Group: Sendable {
@@ -98,8 +100,9 @@ struct PlansPage: Sendable {
         isClinician = actor.role == .clinician
         isTutor = actor.role == .tutor
         func item(_ plan: Plan) -> Item {
-            let kind = plan.planType == .bigSymbol ? t["plan_type_big_symbol"] : "\(plan.rows) × \(plan.columns)"
-            return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))")
+            let kind = plan.planType == .board ? "\(plan.rows) × \(plan.columns)" : t["plan_type_\(plan.type)"]
+            return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))",
+                        isPrintable: plan.planType != .sentence)
         }
         var groups = tutors.compactMap { tutor -> Group? in
             let mine = plans.filter { $0.tutorId == tutor.id }

@@ -37,10 +37,10 @@ enum BoardRules {
     static let rowRange = 1...6
     static let columnRange = 1...8
 
-    /// A board is 1×2 at the smallest; a big-symbol plan is always one cell.
+    /// A board is 1×2 at the smallest; a big-symbol plan is always one cell, and a sentence plan has no grid.
     static func isValidSize(rows: Int, columns: Int, type: PlanType) -> Bool {
         switch type {
-        case .bigSymbol: rows == 1 && columns == 1
+        case .bigSymbol, .sentence: rows == 1 && columns == 1
         case .board: rowRange.contains(rows) && columnRange.contains(columns) && rows * columns >= 2
         }
     }

@@ -70,6 +70,10 @@ enum PlanRoutes {
     @Sendable static func editor(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let query = context.request.query
+        let sentencePlan = try context.database.read { db in
+            try PlanScope.editable(context.id("plan"), by: actor, db)
+        }
+        if sentencePlan.planType == .sentence { return try SentenceRoutes.editor(context, plan: sentencePlan, actor: actor) }
         let page = try context.database.write { db in
             let plan = try PlanScope.editable(context.id("plan"), by: actor, db)
             let screen = try BoardScreen.fetch(plan, db)
@@ -177,7 +181,7 @@ enum PlanInput {
         let type = PlanType(rawValue: form["type"])
         if type == nil { form.fail("type", t["error_choose_option"]) }
         var rows = Int(form["rows"]) ?? 0, columns = Int(form["columns"]) ?? 0
-        if type == .bigSymbol { (rows, columns) = (1, 1) }
+        if type == .bigSymbol || type == .sentence { (rows, columns) = (1, 1) }
         if let type, !BoardRules.isValidSize(rows: rows, columns: columns, type: type) {
             form.fail("rows", t["error_board_size"])
         }

@@ -18,7 +18,9 @@ enum PlayerRoutes {
         let page = try context.database.read { db in
             let plans = try Plan.filter(Column("patientId") == actor.userId).order(Column("startsOn").desc, Column("id")).fetchAll(db)
             return PlayListPage(plans: try plans.map { plan in
-                let first = try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
+                let first = plan.planType == .sentence
+                    ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol
+                    : try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
                 return PlayListPage.Tile(id: plan.id!, name: plan.name, imageURL: first?.imageURL)
             })
         }
@@ -27,8 +29,9 @@ enum PlayerRoutes {
 
     @Sendable static func play(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let page = try context.database.read { db in
+        let screen = try context.database.read { db -> PlayerScreen in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
+            if plan.planType == .sentence { return .sentence(plan) }
             // Opened from a folder cell: a back button returns to the board it came from.
             let parent = try context.request.query["from"].flatMap(Int64.init).flatMap { id in
                 try Plan.filter(key: id).filter(Column("patientId") == plan.patientId).fetchOne(db)
@@ -45,10 +48,13 @@ enum PlayerRoutes {
                 context.app.renderFragmentHTML("aac/board-grid", BoardView(try BoardScreen.fetch(plan, db), context.t),
                                                locale: context.locale)
             }
-            return PlayerPage(planId: plan.id!, name: plan.name, isBigSymbol: plan.planType == .bigSymbol, grid: grid,
-                              offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" })
+            return .board(PlayerPage(planId: plan.id!, name: plan.name, isBigSymbol: plan.planType == .bigSymbol, grid: grid,
+                                     offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" }))
         }
-        return context.render("aac/player", title: "player_title", page)
+        switch screen {
+        case .board(let page): return context.render("aac/player", title: "player_title", page)
+        case .sentence(let plan): return try SentenceRoutes.player(context, plan: plan)
+        }
     }
 
     /// Called by the player's script for every tap, possibly late (queued while offline). The browser's
@@ -60,6 +66,9 @@ enum PlayerRoutes {
               let planId = form["plan"].flatMap(Int64.init)
         else { throw AppError.badRequest }
         let at = TapTime.accept(form["at"], now: context.now)
+        if form["words"] != nil {
+            return try SentenceRoutes.recordSentence(context, actor: actor, key: key, planId: planId, at: at)
+        }
         if let symbols = form["symbols"] {
             try recordSentence(symbols, key: key, planId: planId, at: at, actor: actor, context)
             return Response(status: .noContent)
@@ -67,8 +76,10 @@ enum PlayerRoutes {
         guard let symbolId = form["symbol"].flatMap(Int64.init) else { throw AppError.badRequest }
         try context.database.write { db in
             let plan = try PlanScope.find(planId, visibleTo: actor, db)
-            guard try PlanCell.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db) > 0
-            else { throw AppError.notFound }
+            let onPlan = plan.planType == .sentence
+                ? try SentenceWord.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db)
+                : try PlanCell.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db)
+            guard onPlan > 0 else { throw AppError.notFound }
             try db.execute(sql: """
                 INSERT OR IGNORE INTO tap (key, patientId, planId, symbolId, assistedBy, at, receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, context.now])
@@ -112,6 +123,12 @@ enum TapTime {
         else { return now }
         return min(date, now)
     }
+}
+
+/// What `/play/:plan` shows: a board (or big symbol) ready to render, or a sentence plan's builder.
+enum PlayerScreen {
+    case board(PlayerPage)
+    case sentence(Plan)
 }
 
 struct PlayListPage: Sendable {

@@ -106,6 +106,12 @@ struct SpeechAudio: Sendable {
         }
     }
 
+    /// The clip's file name if it has been made already; never synthesises, so any thread may ask.
+    func existing(text: String, voice: String, question: Bool = false) -> String? {
+        let name = Self.fileName(text: Self.spoken(text, question: question), voice: voice)
+        return FileManager.default.fileExists(atPath: directory + "/" + name) ? name : nil
+    }
+
     /// Re-encodes a recorded or uploaded sound (any format ffmpeg reads: webm/opus from MediaRecorder,
     /// mp3, wav, m4a/aac, ogg) to a loudness-normalised mono MP3 of at most `maxSeconds` seconds, stored
     /// under a random name "rec-<uuid>.mp3"; returns the file name. Throws `Failure.unreadable` if ffmpeg

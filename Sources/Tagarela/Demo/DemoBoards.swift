@@ -71,6 +71,26 @@ enum DemoBoards {
             }
         }
         for (patient, tutor) in patients {
+            // The words already on the child's boards are reused; the others are made (general ones in
+            // Portuguese, Davi's own in Spanish).
+            let isDavi = patient == davi
+            var pool = isDavi ? spanish : generalSymbols
+            var made: [String: Int64] = [:]
+            for entry in sentenceWords {
+                let word = isDavi ? entry.es : entry.ptBR
+                if let existing = pool.first(where: { $0.pictogram == entry.hexcode && $0.name == word }) {
+                    made[entry.ptBR] = existing.id
+                } else if let symbol = try symbol(entry.hexcode, category: entry.category, word: word,
+                                                  voice: isDavi ? .es : .ptBR, patient: isDavi ? davi : nil) {
+                    pool.append(symbol)
+                    made[entry.ptBR] = symbol.id
+                }
+            }
+            if !isDavi { generalSymbols = pool }
+            try sentencePlan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_sentence_plan"],
+                             symbols: made, today: today, now: now)
+        }
+        for (patient, tutor) in patients {
             let tutorName = try String.fetchOne(db, sql: "SELECT displayName FROM user WHERE id = ?", arguments: [tutor]) ?? ""
             var shared = Observation(patientId: patient, authorId: tutor, authorName: tutorName, authorRole: "tutor",
                                      observedOn: Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 3),
@@ -80,6 +100,42 @@ enum DemoBoards {
                                        observedOn: Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 1),
                                        body: t["demo_observation_clinician"], isPrivate: true, createdAt: now)
             try clinical.insert(db)
+        }
+    }
+
+    /// The sentence builder's words (seed 001): (pictogram, category, pt-BR, es, role, opens a sentence).
+    static let sentenceWords: [(hexcode: String, category: Int, ptBR: String, es: String, role: SentenceWord.Role, isShortcut: Bool)] = [
+        ("1F64B", 0, "eu", "yo", .subject, false), ("1F449", 0, "você", "tú", .subject, false),
+        ("1F450", 1, "quero", "quiero", .verb, true), ("1F642", 2, "estou", "estoy", .verb, true),
+        ("1F3C1", 1, "terminei", "terminé", .verb, false),
+        ("26F9", 1, "brincar", "jugar", .complement, false), ("1F374", 1, "comer", "comer", .complement, false),
+        ("1F964", 1, "beber", "beber", .complement, false), ("1F634", 1, "dormir", "dormir", .complement, false),
+        ("1F600", 2, "feliz", "contento", .complement, false), ("1F622", 2, "triste", "triste", .complement, false),
+        ("1F62B", 2, "cansado", "cansado", .complement, false),
+    ]
+
+    /// "Eu/você → quero → brincar, comer, beber, dormir"; "estou → feliz, triste, cansado"; "terminei" ends
+    /// a sentence on its own. Words are named by their pt-BR text in `symbols`.
+    static let sentenceLinks: [String: [String]] = [
+        "eu": ["quero", "estou", "terminei"], "você": ["quero", "estou", "terminei"],
+        "quero": ["brincar", "comer", "beber", "dormir"], "estou": ["feliz", "triste", "cansado"],
+    ]
+
+    static func sentencePlan(_ db: Database, patient: Int64, clinician: Int64, tutor: Int64, name: String,
+                             symbols: [String: Int64], today: String, now: Date) throws {
+        var plan = Plan(patientId: patient, clinicianId: clinician, tutorId: tutor, name: name, description: "", startsOn: today,
+                        type: PlanType.sentence.rawValue, rows: 1, columns: 1, createdAt: now, updatedAt: now)
+        try plan.insert(db)
+        var words: [String: Int64] = [:]
+        for entry in sentenceWords {
+            guard let symbolId = symbols[entry.ptBR] else { continue }
+            var word = SentenceWord(planId: plan.id!, symbolId: symbolId, role: entry.role, isShortcut: entry.isShortcut)
+            try word.insert(db)
+            words[entry.ptBR] = word.id
+        }
+        for (from, targets) in sentenceLinks {
+            guard let fromId = words[from] else { continue }
+            for target in targets { if let toId = words[target] { try SentenceLink(fromWordId: fromId, toWordId: toId).insert(db) } }
         }
     }
 

@@ -104,6 +104,7 @@ struct Assets: Sendable, MustacheParent {
         case "playerScript": playerScript
         case "recorderScript": recorderScript
         case "timerScript": timerScript
+        case "sentenceScript": sentenceScript
         default: nil
         }
     }
@@ -114,4 +115,5 @@ struct Assets: Sendable, MustacheParent {
     let playerScript: String
     let recorderScript: String
     let timerScript: String
+    let sentenceScript: String
 }

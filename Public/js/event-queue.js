@@ -1,0 +1,131 @@
+// The patient's event log (taps, spoken sentences) as a queue kept in localStorage: an event is
+// stored before it is sent, sent in order, and removed once the server has it. The browser's key
+// makes each event count once on the server, so a tablet that was offline sends its taps later,
+// with the time they were made, exactly once.
+
+const retried = [403, 408, 429];
+
+// randomUUID only exists in secure contexts (https, localhost), not on a LAN http address.
+export const newKey = () => crypto.randomUUID?.() ??
+  "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
+    (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16));
+
+/**
+ * @param {object} options
+ * @param {string} options.url       where events are POSTed (form-encoded)
+ * @param {string} options.csrf      the page's CSRF token
+ * @param {HTMLElement} [options.status]  the element that says "offline — N waiting"
+ * @param {string} [options.offlineText]  its text, with {n} for the count
+ * @param {(event: object, response: Response) => void} [options.onSent]  told of each stored event
+ */
+export function createEventQueue({ url, csrf = "", status, offlineText = "", sentText = "", onSent, storageKey = "tagarela-taps" }) {
+  let memoryQueue = [];
+  let storageWorks = true;
+  let flushing = null;
+  let lastFlushFailed = false;
+  let noticeShown = false;
+  let sentTimer = 0;
+
+  // localStorage is the truth (another page may have queued events); memory is the fallback.
+  function read() {
+    if (storageWorks) {
+      try {
+        const saved = JSON.parse(localStorage.getItem(storageKey) ?? "[]");
+        if (Array.isArray(saved)) return saved.filter((event) => event?.key);
+      } catch {
+        // Unavailable or unreadable: use the copy in memory.
+      }
+    }
+    return memoryQueue;
+  }
+
+  function write(queue) {
+    memoryQueue = queue;
+    if (!storageWorks) return;
+    try {
+      localStorage.setItem(storageKey, JSON.stringify(queue));
+    } catch {
+      storageWorks = false; // full or forbidden: from now on the queue lives in memory
+    }
+  }
+
+  async function send(event) {
+    const fields = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined && value !== null));
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        body: new URLSearchParams(fields),
+        headers: { "X-CSRF-Token": csrf },
+        credentials: "same-origin",
+        redirect: "manual", // a redirect (say, to the login page) did not record the event
+        signal: AbortSignal.timeout?.(10_000), // a hung request must not stall the queue
+      });
+      return response;
+    } catch {
+      return null;
+    }
+  }
+
+  async function drain() {
+    for (let event = read()[0]; event; event = read()[0]) {
+      const response = await send(event);
+      const code = response?.status ?? 0; // 0: no answer, or a redirect
+      // 2xx and 4xx (a bad event) are done; the rest is retried. 403 is retried too: an expired
+      // session or patient mode left refuses the POST, and the events must wait for the next page
+      // load (with a live session and a fresh token) instead of being dropped.
+      const done = (code >= 200 && code < 300) || (code >= 400 && code < 500 && !retried.includes(code));
+      lastFlushFailed = !done;
+      if (!done) return;
+      write(read().filter((queued) => queued.key !== event.key));
+      showStatus();
+      if (code >= 200 && code < 300) {
+        try {
+          onSent?.(event, response);
+        } catch (error) {
+          console.error(error);
+        }
+      }
+    }
+  }
+
+  function flush() {
+    flushing ??= drain().catch(console.error).finally(() => {
+      flushing = null;
+      showStatus();
+    });
+    return flushing;
+  }
+
+  function showStatus() {
+    if (!status) return;
+    const waiting = read().length;
+    // Once shown, the notice stays (counting down) until the queue is empty.
+    if (waiting > 0 && (!navigator.onLine || lastFlushFailed || noticeShown)) {
+      clearTimeout(sentTimer);
+      status.textContent = offlineText.replaceAll("{n}", waiting);
+      status.hidden = false;
+      noticeShown = true;
+    } else if (waiting === 0 && noticeShown) {
+      noticeShown = false;
+      status.textContent = sentText;
+      status.hidden = !sentText;
+      if (sentText) sentTimer = setTimeout(() => (status.hidden = true), 4000);
+    }
+  }
+
+  /** Stores an event (a key and the time are added) and tries to send it. */
+  function add(fields) {
+    write([...read(), { key: newKey(), ...fields, at: new Date().toISOString() }]);
+    showStatus();
+    flush();
+  }
+
+  addEventListener("online", flush);
+  addEventListener("offline", showStatus);
+  addEventListener("pageshow", (event) => event.persisted && flush()); // back from the bfcache
+  setInterval(() => read().length > 0 && flush(), 15_000);
+  showStatus();
+  flush();
+
+  return { add, flush, length: () => read().length };
+}

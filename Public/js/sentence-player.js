@@ -1,0 +1,238 @@
+// The sentence builder (seed 001): subject → verb → complement, each step showing only the words the
+// last choice allows. A chosen word speaks at once; NO crosses the verb and says "não"/"no" before it;
+// "?" makes a question. Speak plays the whole sentence's clip when the sentence was said before, else
+// the word clips in order, and logs the sentence; the server then makes the whole clip for next time.
+
+import { createEventQueue } from "./event-queue.js";
+
+const player = document.getElementById("sentence-player");
+
+if (player) {
+  const { tapUrl, csrf = "", plan = "", offlineText = "", questionOpen = "", negationAudio } = player.dataset;
+  const known = new Map(Object.entries(JSON.parse(player.dataset.knownClips || "{}")));
+  const steps = JSON.parse(player.dataset.steps || "{}");
+  const cells = [...player.querySelectorAll(".cell[data-word]")];
+  const byId = new Map(cells.map((cell) => [cell.dataset.word, cell]));
+  const openers = cells.filter((cell) => !cell.hidden).map((cell) => cell.dataset.word);
+  const stripWords = player.querySelector(".strip-words");
+  const stepTitle = player.querySelector(".sentence-step");
+  const noButton = player.querySelector(".sentence-no");
+  const questionButton = player.querySelector(".sentence-question");
+  const quietBox = player.querySelector(".strip-quiet");
+  const played = []; // clip URLs that really reached "playing", in order (for tests and for us)
+  const clips = new Map(); // url → preloaded Audio
+  const chosen = []; // the cells chosen, in order
+  let negated = false;
+  let question = false;
+  let current = null;
+  let speakRun = 0;
+
+  const sentenceKey = () => `${chosen.map((cell) => cell.dataset.word).join(",")}|${negated ? 1 : 0}|${question ? 1 : 0}`;
+
+  const queue = createEventQueue({
+    url: tapUrl,
+    csrf,
+    offlineText,
+    status: player.querySelector(".offline-status"),
+    onSent: async (event, response) => {
+      if (!event.words) return;
+      const { clip } = await response.json();
+      if (clip) known.set(`${event.words}|${event.negated}|${event.question}`, clip);
+    },
+  });
+
+  // --- Sound -------------------------------------------------------------------------------
+
+  function clipFor(url) {
+    if (!url) return null;
+    if (!clips.has(url)) {
+      const clip = new Audio(url);
+      clip.preload = "auto";
+      clip.addEventListener("playing", () => played.push(url));
+      clip.load();
+      clips.set(url, clip);
+    }
+    return clips.get(url);
+  }
+
+  function play(clip) {
+    if (current && !current.paused) current.pause();
+    current = clip;
+    clip.currentTime = 0;
+    return clip.play();
+  }
+
+  function playInOrder(urls) {
+    const run = ++speakRun;
+    const queued = urls.map(clipFor).filter(Boolean);
+    const next = () => {
+      if (run !== speakRun || queued.length === 0) return;
+      const clip = queued.shift();
+      let done = false;
+      const advance = () => {
+        if (done) return;
+        done = true;
+        next();
+      };
+      clip.addEventListener("ended", advance, { once: true });
+      play(clip).catch(advance); // an unplayable clip: go on with the next word
+    };
+    next();
+  }
+
+  // The word clips in order, with the NO word before the first verb.
+  function wordClips() {
+    const urls = [];
+    let negationPlaced = false;
+    for (const cell of chosen) {
+      if (negated && !negationPlaced && cell.dataset.role === "verb") {
+        urls.push(negationAudio);
+        negationPlaced = true;
+      }
+      urls.push(cell.dataset.audio);
+    }
+    return urls.filter(Boolean);
+  }
+
+  function speak() {
+    if (chosen.length === 0) return;
+    const whole = known.get(sentenceKey());
+    playInOrder(whole ? [whole] : wordClips());
+    queue.add({
+      plan,
+      words: chosen.map((cell) => cell.dataset.word).join(","),
+      negated: negated ? 1 : 0,
+      question: question ? 1 : 0,
+    });
+  }
+
+  // --- Steps -------------------------------------------------------------------------------
+
+  const hasVerb = () => chosen.some((cell) => cell.dataset.role === "verb");
+
+  function allowedNext() {
+    if (chosen.length === 0) return openers;
+    return (chosen.at(-1).dataset.next || "").split(" ").filter((id) => byId.has(id));
+  }
+
+  function render() {
+    const allowed = new Set(allowedNext());
+    let firstShown = null;
+    for (const cell of cells) {
+      cell.hidden = !allowed.has(cell.dataset.word);
+      if (!cell.hidden) firstShown ??= cell;
+    }
+    const last = chosen.at(-1)?.dataset.role;
+    const step = allowed.size === 0 ? "done" : !last ? "start" : last === "subject" ? "verb" : "complement";
+    stepTitle.textContent = steps[step] ?? "";
+    player.dataset.step = step;
+
+    if (!hasVerb()) negated = false;
+    noButton.disabled = !hasVerb();
+    noButton.setAttribute("aria-pressed", String(negated));
+    questionButton.disabled = chosen.length === 0;
+    if (chosen.length === 0) question = false;
+    questionButton.setAttribute("aria-pressed", String(question));
+    renderStrip();
+    const whole = known.get(sentenceKey());
+    if (whole) clipFor(whole); // said before: its clip loads while the patient reaches for "speak"
+    return firstShown;
+  }
+
+  function renderStrip() {
+    const items = [];
+    if (question && questionOpen) items.push(mark(questionOpen));
+    for (const cell of chosen) {
+      const item = document.createElement("li");
+      item.className = "strip-word";
+      if (negated && cell === chosen.find((c) => c.dataset.role === "verb")) {
+        item.classList.add("is-negated");
+        const no = document.createElement("span");
+        no.className = "visually-hidden";
+        no.textContent = `${noButton.dataset.spoken} `;
+        item.append(no);
+      }
+      const img = document.createElement("img");
+      img.src = cell.dataset.image;
+      img.alt = "";
+      const text = document.createElement("span");
+      text.textContent = cell.dataset.label;
+      item.append(img, text);
+      items.push(item);
+    }
+    if (question) items.push(mark("?"));
+    stripWords.replaceChildren(...items);
+  }
+
+  function mark(text) {
+    const item = document.createElement("li");
+    item.className = "strip-word strip-mark";
+    item.textContent = text;
+    return item;
+  }
+
+  function choose(cell) {
+    if (cell.hidden || !allowedNext().includes(cell.dataset.word)) return;
+    const clip = clipFor(cell.dataset.audio);
+    if (clip && !quietBox?.checked) {
+      speakRun++;
+      play(clip).catch(() => {});
+    }
+    chosen.push(cell);
+    queue.add({ plan, symbol: cell.dataset.symbol });
+    const focusTarget = render();
+    // Keyboard and switch users carry on from the first new choice, or from "speak" at the end.
+    if (document.activeElement === cell || document.activeElement === document.body) {
+      (focusTarget ?? player.querySelector(".strip-speak")).focus();
+    }
+  }
+
+  // --- Wiring --------------------------------------------------------------------------------
+
+  player.querySelector(".sentence-choices").addEventListener("click", (event) => {
+    const cell = event.target.closest(".cell[data-word]");
+    if (cell) choose(cell);
+  });
+  player.addEventListener("keydown", (event) => {
+    if (event.repeat && event.target.closest?.(".cell")) event.preventDefault(); // a held switch says it once
+  });
+  player.querySelector(".strip-speak").addEventListener("click", speak);
+  noButton.addEventListener("click", () => {
+    negated = !negated && hasVerb();
+    render();
+  });
+  questionButton.addEventListener("click", () => {
+    question = !question && chosen.length > 0;
+    render();
+  });
+  player.querySelector(".strip-backspace").addEventListener("click", () => {
+    chosen.pop();
+    render();
+  });
+  player.querySelector(".strip-clear").addEventListener("click", () => {
+    speakRun++;
+    current?.pause();
+    chosen.length = 0;
+    render();
+  });
+  if (quietBox) {
+    try {
+      quietBox.checked = localStorage.getItem("tagarela-quiet") === "true";
+    } catch {
+      // no storage: not quiet
+    }
+    quietBox.addEventListener("change", () => {
+      try {
+        localStorage.setItem("tagarela-quiet", String(quietBox.checked));
+      } catch {
+        // not kept
+      }
+    });
+  }
+
+  for (const cell of cells) clipFor(cell.dataset.audio);
+  clipFor(negationAudio);
+  render();
+
+  window.tagarelaSentence = { played, sentenceKey, queueLength: queue.length, flush: queue.flush, knownClips: known };
+}

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The clinician's sentence-plan editor: subjects, verbs and complements side by side.
+struct SentenceEditorPage: Sendable {
+    struct Link: Sendable {
+        let id: Int64
+        let name: String
+        let isChecked: Bool
+    }
+
+    struct Word: Sendable {
+        let id: Int64
+        let name: String
+        let imageURL: String
+        let colourClass: String
+        let isVerb: Bool
+        let isShortcut: Bool
+        /// The words that may follow this one (empty for complements).
+        let links: [Link]
+        let hasLinkChoices: Bool
+        let linksLegend: String
+    }
+
+    struct Column: Sendable {
+        let role: String
+        let title: String
+        let hint: String
+        let words: [Word]
+        let isEmpty: Bool
+    }
+
+    struct Chooser: Sendable {
+        struct Choice: Sendable {
+            let id: Int64
+            let name: String
+            let imageURL: String
+            let colourClass: String
+        }
+
+        let role: String
+        let title: String
+        let search: String
+        let categories: [SelectOption]
+        let symbols: [Choice]
+
+        init(role: SentenceWord.Role, search: String, category: String, categories: [Category], symbols: [Symbol],
+             colours: [Category], _ t: Translator) {
+            self.role = role.rawValue
+            title = t["sentence_add_\(role.rawValue)"]
+            self.search = search
+            self.categories = categories.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: category == "\($0.id!)") }
+            let colourOf = Dictionary(uniqueKeysWithValues: colours.map { ($0.id!, $0.categoryColour.cssClass) })
+            self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name, imageURL: $0.imageURL,
+                                                colourClass: colourOf[$0.categoryId] ?? CategoryColour.white.cssClass) }
+        }
+    }
+
+    let planId: Int64
+    let patientId: Int64
+    let name: String
+    let patientName: String
+    let columns: [Column]
+    let chooser: Chooser?
+    let isComplete: Bool
+
+    init(plan: Plan, patientName: String, grammar: SentenceGrammar, chooser: Chooser?, _ t: Translator) {
+        planId = plan.id!
+        patientId = plan.patientId
+        name = plan.name
+        self.patientName = patientName
+        self.chooser = chooser
+        columns = SentenceWord.Role.allCases.map { role in
+            let words = grammar.words(role).map { word in
+                let followers = role.next.map(grammar.words) ?? []
+                let linked = Set(grammar.next[word.id] ?? [])
+                return Word(id: word.id, name: word.symbol.name, imageURL: word.symbol.imageURL, colourClass: word.colour.cssClass,
+                            isVerb: role == .verb, isShortcut: word.isShortcut,
+                            links: followers.map { Link(id: $0.id, name: $0.symbol.name, isChecked: linked.contains($0.id)) },
+                            hasLinkChoices: !followers.isEmpty,
+                            linksLegend: t("sentence_links_legend_\(role.rawValue)", ["word": word.symbol.name]))
+            }
+            return Column(role: role.rawValue, title: t["sentence_role_\(role.rawValue)"], hint: t["sentence_role_hint_\(role.rawValue)"],
+                          words: words, isEmpty: words.isEmpty)
+        }
+        isComplete = !SentenceRules.openers(grammar).isEmpty
+    }
+}
+
+/// The patient's builder. Every word is rendered once; `next` lists the words that may follow it.
+struct SentencePlayerPage: Sendable {
+    struct Word: Sendable {
+        let id: Int64
+        let role: String
+        let symbolId: Int64
+        let label: String
+        let imageURL: String
+        let audioURL: String?
+        let colourClass: String
+        let isShortcut: Bool
+        let isOpener: Bool
+        /// Space-separated ids of the words allowed after this one.
+        let next: String
+    }
+
+    let planId: Int64
+    let name: String
+    let words: [Word]
+    let isEmpty: Bool
+    /// JSON: "wordIds|negated|question" → URL of the whole sentence's clip.
+    let knownClips: String
+    let negationLabel: String
+    let negationAudioURL: String?
+    /// "¿" in Spanish, where a question opens with it.
+    let questionOpen: String
+    let offlineText: String
+    let stepTexts: String
+
+    init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, negationAudioURL: String?,
+         _ t: Translator) {
+        planId = plan.id!
+        name = plan.name
+        let openers = Set(SentenceRules.openers(grammar))
+        words = grammar.words.map { word in
+            Word(id: word.id, role: word.role.rawValue, symbolId: word.symbol.id!, label: word.symbol.name,
+                 imageURL: word.symbol.imageURL, audioURL: word.symbol.audioURL, colourClass: word.colour.cssClass,
+                 isShortcut: word.isShortcut, isOpener: openers.contains(word.id),
+                 next: (grammar.next[word.id] ?? []).map(String.init).joined(separator: " "))
+        }
+        isEmpty = openers.isEmpty
+        let json = (try? JSONSerialization.data(withJSONObject: knownClips, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        self.knownClips = String(decoding: json, as: UTF8.self)
+        negationLabel = SentenceRules.negation(locale).uppercased()
+        self.negationAudioURL = negationAudioURL
+        questionOpen = locale == .es ? "¿" : ""
+        offlineText = t["player_offline"]
+        let steps = ["start": t["sentence_step_start"], "verb": t["sentence_step_verb"],
+                     "complement": t["sentence_step_complement"], "done": t["sentence_step_done"]]
+        stepTexts = String(decoding: (try? JSONSerialization.data(withJSONObject: steps, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+}
