@@ -20,6 +20,9 @@ final class RequestState: @unchecked Sendable {
     var files: [UploadedFile] = []
     /// The result of deferred work, sent when libmicrohttpd resumes the connection.
     var finishedDeferred: Response?
+    /// Set when the daemon stops while the deferred work is still running: the connection is resumed
+    /// only to be closed, since libmicrohttpd cannot stop with suspended connections.
+    var abandoned = false
     var openFile: (handle: FileHandle, field: String, filename: String, contentType: String, path: String, size: Int)?
     let limits: Limits
     let uploadDirectory: String
@@ -143,6 +146,7 @@ func accessHandler(
         state.finishedDeferred = nil
         return send(finished, for: state, on: connection, core)
     }
+    if state.abandoned { return .NO }
     if uploadDataSize.pointee > 0 {
         if state.failure == nil, let uploadData {
             state.receive(uploadData, count: uploadDataSize.pointee)
@@ -165,14 +169,13 @@ func accessHandler(
 
 private func send(_ response: Response, for state: RequestState, on connection: OpaquePointer, _ core: ServerCore) -> MHD_Result {
     if let deferred = response.deferred {
-        MHD_suspend_connection(connection)
-        let suspended = SuspendedConnection(pointer: connection)
+        let suspended = SuspendedConnection(pointer: connection, state: state)
+        guard core.suspend(suspended) else { return .NO }  // stopping: no new deferred work
         let placeholderHeaders = response.headers
         deferred.pool.submit {
             var finished = deferred.work()
             finished.headers.merge(placeholderHeaders)
-            state.finishedDeferred = finished
-            MHD_resume_connection(suspended.pointer)
+            core.resume(suspended, with: finished)
         }
         return .YES
     }
@@ -234,8 +237,9 @@ private func readRequestHead(_ connection: OpaquePointer, url: UnsafePointer<CCh
         clientAddress: hasAddress ? address.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "")
 }
 
-private struct SuspendedConnection: @unchecked Sendable {
+struct SuspendedConnection: @unchecked Sendable {
     let pointer: OpaquePointer
+    let state: RequestState
 }
 
 private final class PairCollector {

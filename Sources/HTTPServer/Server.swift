@@ -104,7 +104,7 @@ public final class Server: Sendable {
         while core.inFlight.load(ordering: .acquiring) > 0, ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.01)
         }
-        MHD_stop_daemon(running)
+        core.stop(running)
         if listener >= 0 { close(listener) }
     }
 }
@@ -120,11 +120,49 @@ final class ServerCore: Sendable {
     let responder: any Responder
     let logger: Logger
     let inFlight = Atomic<Int>(0)
+    /// Connections waiting for deferred work, and whether the daemon is stopping. libmicrohttpd
+    /// panics when stopped with suspended connections, and a connection resumed after the stop would
+    /// be freed memory: both are settled under this lock.
+    private let suspensions = Mutex<(stopping: Bool, connections: [OpaquePointer: SuspendedConnection])>((false, [:]))
 
     init(configuration: ServerConfiguration, responder: any Responder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+    }
+
+    /// Suspends a connection while its deferred work runs; false once the daemon is stopping.
+    func suspend(_ connection: SuspendedConnection) -> Bool {
+        suspensions.withLock { suspensions in
+            guard !suspensions.stopping else { return false }
+            MHD_suspend_connection(connection.pointer)
+            suspensions.connections[connection.pointer] = connection
+            return true
+        }
+    }
+
+    /// Hands a connection whose deferred work is done back to libmicrohttpd with its response, unless
+    /// the daemon stopped meanwhile (work that outlived the grace period): then the response is dropped.
+    func resume(_ connection: SuspendedConnection, with response: Response) {
+        suspensions.withLock { suspensions in
+            guard suspensions.connections.removeValue(forKey: connection.pointer) != nil else { return }
+            connection.state.finishedDeferred = response
+            MHD_resume_connection(connection.pointer)
+        }
+    }
+
+    /// Stops the daemon. Connections still waiting for their work are resumed first, to be closed.
+    func stop(_ daemon: OpaquePointer) {
+        suspensions.withLock { suspensions in
+            suspensions.stopping = true
+            for connection in suspensions.connections.values {
+                connection.state.abandoned = true
+                MHD_resume_connection(connection.pointer)
+            }
+            suspensions.connections = [:]
+        }
+        // Outside the lock: stopping joins the worker threads, which may be waiting for it.
+        MHD_stop_daemon(daemon)
     }
 
     func log(_ request: Request, _ response: Response, since start: ContinuousClock.Instant) {

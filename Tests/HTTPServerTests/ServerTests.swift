@@ -333,4 +333,24 @@ extension Result {
         #expect(answer.status == 201)
         #expect(answer.text == "slow done")
     }
+
+    @Test func workThatOutlivesTheGracePeriodFinishesAfterTheStopWithoutTouchingTheClosedConnection() throws {
+        let responder = SlowResponder()
+        let server = Server(configuration: ServerConfiguration(port: 0), responder: responder,
+                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        let client = HTTPClient(port: server.port)
+        let slow = Result<WireResponse, Error>.Box()
+        Thread { slow.value = Result { try client.get("/slow") } }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while server.requestsInFlight == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+
+        server.shutdown(gracePeriod: .milliseconds(50))  // the work still has ~0.45 s to go
+        while slow.value == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(throws: HTTPClientError.self) { try slow.value?.get() }
+        // The work ends after the stop; before the fix it resumed a freed connection here.
+        let drained = DispatchSemaphore(value: 0)
+        responder.pool.submit { drained.signal() }  // one at a time: runs once the slow work is over
+        #expect(drained.wait(timeout: .now() + 5) == .success)
+    }
 }
