@@ -85,6 +85,17 @@ import Testing
         }
     }
 
+    @Test func aLoginReturnsToThePageAskedForWithItsQuery() async throws {
+        let test = try await TestApp()
+        let browser = try test.browser()
+        let asked = try browser.get("/patients/7/usage?from=2026-01-01&plan=a%26b")
+        #expect(asked.status == 303)
+        let location = try #require(asked.header("Location"))
+        #expect(location == "/login?next=%2Fpatients%2F7%2Fusage%3Ffrom%3D2026%2D01%2D01%26plan%3Da%2526b")
+        let form = try browser.get(location)
+        #expect(form.text.contains(#"value="/patients/7/usage?from=2026-01-01&amp;plan=a%26b""#))
+    }
+
     @Test func staffSessionsEndAfterThirtyIdleMinutesFamilySessionsLast() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

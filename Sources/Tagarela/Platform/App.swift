@@ -187,12 +187,23 @@ public final class App: Responder {
         }
     }
 
+    /// The path and query of a request, so a login can return to exactly the page that was asked for.
+    static func address(of request: Request) -> String {
+        guard !request.query.isEmpty else { return request.path }
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+#")
+        let query = request.query.pairs.map { pair in
+            "\(pair.name.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\(pair.value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+        }
+        return request.path + "?" + query.joined(separator: "&")
+    }
+
     /// The answer when `access` does not let this request through, or nil when it does.
     private func refusal(of access: Access, to context: RequestContext) -> Response? {
         if case .anyone = access { return nil }
         guard let actor = context.actor else {
             guard context.request.method == .get else { return errorPage(.forbidden, locale: context.locale) }
-            let next = context.request.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
+            let next = Self.address(of: context.request).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
             return .redirect(to: "/login?next=\(next)")
         }
         let allowed = switch access {
