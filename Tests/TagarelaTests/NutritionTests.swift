@@ -228,7 +228,7 @@ import Testing
         #expect(try count() == before + 2)
     }
 
-    @Test func energyAdherenceAndWeightFilesAreComputedPurely() {
+    @Test func energyAdherenceAndWeightFilesAreComputedPurely() throws {
         let rice = FoodComposition(gramsPerUnit: 25, kcal: 128, protein: 2.5, carbohydrate: 28.1, fat: 0.2)
         let spoons = NutritionRules.nutrients(of: rice, quantity: 4, unit: .household)
         #expect(abs(spoons.kcal - 128) < 1e-9)
@@ -244,10 +244,14 @@ import Testing
         #expect(abs(figures.rate! - 2.0 / 3.0) < 1e-12)
         #expect(NutritionRules.Adherence().rate == nil)
         let format = LocalizedFormat(locale: .ptBR, timeZone: TimeZone(identifier: "UTC")!)
-        let parsed = NutritionRules.weightCSV("data,peso\n21/11/2026,72,5\n\n2026-11-22;72.1\n", format: format)
+        let today = try #require(format.parseDate("2026-11-22"))
+        let parsed = NutritionRules.weightCSV("data,peso\n21/11/2026,72,5\n\n2026-11-22;72.1\n", today: today, format: format)
         #expect(parsed.entries.map(\.date) == ["2026-11-21", "2026-11-22"])
         #expect(parsed.entries.map(\.kg) == [72.5, 72.1])
         #expect(parsed.badLines.isEmpty)
+        let future = NutritionRules.weightCSV("2026-11-22;72\n2027-01-05;71\n", today: today, format: format)
+        #expect(future.entries.map(\.date) == ["2026-11-22"])
+        #expect(future.badLines == [2], "a weight from the future is refused, as on the form")
         #expect(MealInput.time("7:30") == "07:30" && MealInput.time("2400") == nil && MealInput.time("12h05") == "12:05")
     }
 }

@@ -253,7 +253,7 @@ enum CheckInRoutes {
             return context.request.form["csv"] ?? ""
         }()
         form.values["csv"] = context.request.form["csv"] ?? ""
-        let parsed = NutritionRules.weightCSV(text, format: context.format)
+        let parsed = NutritionRules.weightCSV(text, today: context.now, format: context.format)
         if !parsed.badLines.isEmpty {
             form.fail("csv", context.t("import_bad_lines", ["lines": parsed.badLines.map(String.init).joined(separator: ", ")]))
         } else if parsed.entries.isEmpty {

@@ -101,8 +101,9 @@ enum NutritionRules {
     }
 
     /// Reads "date,weight" lines (a header line and blank lines are skipped; `;` works too, as
-    /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines.
-    static func weightCSV(_ text: String, format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
+    /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines;
+    /// a weight dated after `today` is one of those, as on the form.
+    static func weightCSV(_ text: String, today: Date, format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
         var entries: [(String, Double)] = []
         var bad: [Int] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -110,7 +111,7 @@ enum NutritionRules {
             if line.isEmpty { continue }
             let separator: Character = line.contains(";") ? ";" : ","
             let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2, let date = format.parseDate(fields[0]),
+            guard fields.count == 2, let date = format.parseDate(fields[0]), date <= today,
                   let kg = LocalizedFormat.parseDecimal(fields[1]), (2...400).contains(kg)
             else {
                 if index > 0 || fields.first.map({ format.parseDate($0) != nil }) == true { bad.append(index + 1) }
