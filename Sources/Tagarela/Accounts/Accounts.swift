@@ -24,16 +24,25 @@ public enum Accounts {
         let hash = password.map(hasher.hash)
         return try pool.write { db in
             guard try People.isUsernameFree(username, db) else { return .refused("The username \(username) is taken.") }
-            var user = User(username: username, displayName: name, role: role,
-                            specialties: role == .clinician ? User.specialtiesText(chosen) : "",
-                            passwordHash: hash, createdAt: now, updatedAt: now)
-            try user.insert(db)
             let audit = AuditContext(actorId: nil, actorName: "tagarela user add", clientAddress: "command line", now: now)
-            try audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
-            guard hash == nil else { return .created(invitationToken: nil) }
-            let token = try Invitation.issue(for: user.id!, by: nil, at: now, db)
-            try audit.record(.invite, "user", user.id, name, db)
-            return .created(invitationToken: token)
+            let created = try insertStaff(name: name, username: username, role: role, specialties: chosen, passwordHash: hash,
+                                          createdBy: nil, audit: audit, db)
+            return .created(invitationToken: created.invitationToken)
         }
+    }
+
+    /// Stores a new staff account, audited; without a password it gets an invitation to choose one.
+    /// The caller has checked the fields and that the username is free.
+    static func insertStaff(name: String, username: String, role: Role, specialties: Set<Specialty>, passwordHash: String?,
+                            createdBy: Int64?, audit: AuditContext, _ db: Database) throws -> (user: User, invitationToken: String?) {
+        var user = User(username: username, displayName: name, role: role,
+                        specialties: role == .clinician ? User.specialtiesText(specialties) : "",
+                        passwordHash: passwordHash, createdBy: createdBy, createdAt: audit.now, updatedAt: audit.now)
+        try user.insert(db)
+        try audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
+        guard passwordHash == nil else { return (user, nil) }
+        let token = try Invitation.issue(for: user.id!, by: createdBy, at: audit.now, db)
+        try audit.record(.invite, "user", user.id, name, db)
+        return (user, token)
     }
 }

@@ -47,14 +47,9 @@ enum AdminRoutes {
         let created = try context.database.write { db -> (User, String)? in
             guard !form.hasErrors, let name, let role else { return nil }
             guard try People.isUsernameFree(username, db) else { form.fail("username", context.t["error_username_taken"]); return nil }
-            var user = User(username: username, displayName: name, role: role,
-                            specialties: role == .clinician ? User.specialtiesText(specialties) : "",
-                            createdBy: actor.userId, createdAt: context.now, updatedAt: context.now)
-            try user.insert(db)
-            try context.audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
-            let token = try Invitation.issue(for: user.id!, by: actor.userId, at: context.now, db)
-            try context.audit.record(.invite, "user", user.id, name, db)
-            return (user, token)
+            let created = try Accounts.insertStaff(name: name, username: username, role: role, specialties: specialties,
+                                                   passwordHash: nil, createdBy: actor.userId, audit: context.audit, db)
+            return created.invitationToken.map { (created.user, $0) }
         }
         guard let (user, token) = created else {
             return context.render("admin/staff-form", title: "staff_new_title", StaffFormPage(form: form, t: context.t),
