@@ -80,16 +80,11 @@ import Testing
         }
     }
 
-    func carlaInPatientMode(_ test: TestApp) throws -> Browser {
-        let bruno = try test.browser(loggedInAs: "bruno")
-        _ = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode")
-        return bruno
-    }
 
     @Test func theBuilderShowsTheOpenersFirstWithEveryWordReady() async throws {
         let test = try await TestApp()
         let plan = try carlasSentencePlan(test)
-        let page = try carlaInPatientMode(test).get("/play/\(plan)")
+        let page = try test.patientMode(of: "Carla Costa", openedBy: "bruno").get("/play/\(plan)")
         #expect(page.status == 200)
         let eu = try word("eu", plan: plan, test), quero = try word("quero", plan: plan, test)
         let brincar = try word("brincar", plan: plan, test)
@@ -103,7 +98,7 @@ import Testing
     @Test func aSpokenSentenceIsLoggedOnceAndItsWholeClipIsMadeForNextTime() async throws {
         let test = try await TestApp()
         let plan = try carlasSentencePlan(test)
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let words = try ["eu", "quero", "brincar"].map { try word($0, plan: plan, test) }.map(String.init).joined(separator: ",")
         let before = try carla.get("/play/\(plan)")
         #expect(!before.text.contains("\(words)|0|1"), "never said before: no whole clip yet")
@@ -129,7 +124,7 @@ import Testing
     @Test func aSentenceTheLinksDoNotAllowIsRefusedAndNotStored() async throws {
         let test = try await TestApp()
         let plan = try carlasSentencePlan(test)
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let wrong = try ["eu", "brincar"].map { try word($0, plan: plan, test) }.map(String.init).joined(separator: ",")
         #expect(try carla.post("/taps", [("key", "sentence-key-0002"), ("plan", "\(plan)"), ("words", wrong)]).status == 400)
         #expect(try carla.post("/taps", [("key", "sentence-key-0003"), ("plan", "\(plan)"), ("words", "1,2,3,4")]).status == 400)
@@ -139,7 +134,7 @@ import Testing
     @Test func choosingAWordLogsATap() async throws {
         let test = try await TestApp()
         let plan = try carlasSentencePlan(test)
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let quero = try word("quero", plan: plan, test)
         let symbol = try test.read { try Int64.fetchOne($0, sql: "SELECT symbolId FROM sentenceWord WHERE id = ?", arguments: [quero])! }
         #expect(try carla.post("/taps", [("key", "tap-key-00001"), ("plan", "\(plan)"), ("symbol", "\(symbol)")]).status == 204)
@@ -190,7 +185,7 @@ import Testing
         let eu = try word("yo", plan: plan, test)
         // Nadia is a clinician, but not Davi's; Bruno is a tutor, and Carla's.
         let nadia = try test.browser(loggedInAs: "nadia"), bruno = try test.browser(loggedInAs: "bruno")
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let before = try test.snapshot()
         #expect(try nadia.post("/plans/\(plan)/words/\(eu)/remove").status == 404)
         #expect(try bruno.post("/plans/\(plan)/words/\(eu)/remove").status == 403)

@@ -5,15 +5,10 @@ import HTTPTestSupport
 import Testing
 
 @Suite struct TimerTests {
-    func carlaInPatientMode(_ test: TestApp) throws -> Browser {
-        let bruno = try test.browser(loggedInAs: "bruno")
-        _ = try bruno.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode")
-        return bruno
-    }
 
     @Test func aZeroDurationIsRefusedWithTheChoicesKept() async throws {
         let test = try await TestApp()
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let form = try carla.get("/timer")
         #expect(form.status == 200)
         let symbol = try #require(form.text.firstMatch(of: /<option value="(\d+)" >comer<\/option>/)?.1)
@@ -26,7 +21,7 @@ import Testing
 
     @Test func aTimerShowsItsActivityAndStartsAtTheChosenDuration() async throws {
         let test = try await TestApp()
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let symbol = try #require(try carla.get("/timer").text.firstMatch(of: /<option value="(\d+)" >dormir<\/option>/)?.1)
         let started = try carla.get("/timer?start=1&symbol=\(symbol)&hours=1&minutes=5")
         #expect(started.status == 303)
@@ -42,7 +37,7 @@ import Testing
 
     @Test func onlyThePatientsOwnSymbolsAndOnlyPatientsUseTheTimer() async throws {
         let test = try await TestApp()
-        let carla = try carlaInPatientMode(test)
+        let carla = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
         let davisOwn = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId IS NOT NULL")! }
         let refused = try carla.get("/timer?start=1&symbol=\(davisOwn)&minutes=5")
         #expect(refused.status == 422)
