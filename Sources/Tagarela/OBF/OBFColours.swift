@@ -97,17 +97,21 @@ extension CategoryColour {
 
 /// Which of the clinician's categories an imported button joins. Pure.
 enum CategoryMatch {
-    /// A category of that name and colour (a Tagarela export) first; else the category whose colour is
-    /// nearest to the button's background (or its border when the background is neutral, as in Tagarela's
-    /// own boards, which colour the border); a button without colour joins the nearest to white.
+    /// A category of that name whose colour is the button's border or background (a Tagarela export) first;
+    /// else the category whose colour is nearest to the button's background, or to its border when the
+    /// background is neutral (Tagarela's own boards colour the border); a button without colour, or with
+    /// only neutral ones (other tools draw grey borders on everything), joins the nearest to white.
     static func category(named name: String?, background: RGB?, border: RGB?, among categories: [Category]) -> Category? {
         guard !categories.isEmpty else { return nil }
-        let colour: RGB = if let background, !background.isNeutral { background }
-            else if let border, !border.isNeutral { border }
-            else { background ?? border ?? .white }
-        if let name, let same = categories.first(where: { $0.name == name && $0.categoryColour.rgb.distance(to: colour) < 0.01 }) {
+        let given = [background, border].compactMap { $0 }
+        if let name, let same = categories.first(where: { category in
+            category.name == name && given.contains { category.categoryColour.rgb.distance(to: $0) < 0.01 }
+        }) {
             return same
         }
+        let colour: RGB = if let background, !background.isNeutral { background }
+            else if let border, !border.isNeutral { border }
+            else { background ?? .white }
         return categories.min { $0.categoryColour.rgb.distance(to: colour) < $1.categoryColour.rgb.distance(to: colour) }
     }
 }
