@@ -60,7 +60,8 @@ enum OBFReader {
     static let columnRange = 1...8
 
     /// The boards in `file` (a `.obf` or an `.obz`, told apart by content), the root first, links resolved.
-    static func read(file path: String, limits: OBZLimits = .standard) throws -> [OBFBoard] {
+    /// `name` is what the user called the file, for messages about a lone `.obf`.
+    static func read(file path: String, name: String = "board.obf", limits: OBZLimits = .standard) throws -> [OBFBoard] {
         let handle = FileHandle(forReadingAtPath: path)
         let head = (try? handle?.read(upToCount: 4)) ?? nil
         try? handle?.close()
@@ -73,7 +74,7 @@ enum OBFReader {
         guard let data = FileManager.default.contents(atPath: path), let json = JSONValue.parse(data) else {
             throw OBFError(.notAPackage)
         }
-        var boards = [try board(json, fallbackName: "1", path: nil, package: nil)]
+        var boards = [try board(json, fallbackName: name, path: nil, package: nil)]
         resolveLinks(&boards)
         return boards
     }

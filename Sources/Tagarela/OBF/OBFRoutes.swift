@@ -91,7 +91,7 @@ enum OBFRoutes {
                 let importer = OBFImporter(media: app.media, speech: app.speech, pictograms: app.pictograms,
                                            temporaryDirectory: app.configuration.uploadsDirectory)
                 do {
-                    let boards = try OBFReader.read(file: upload.temporaryPath)
+                    let boards = try OBFReader.read(file: upload.temporaryPath, name: upload.filename)
                     let result = try importer.run(boards, patientId: patientId, actor: actor,
                                                   fallbackLocale: context.signedIn?.user.appLocale ?? context.locale,
                                                   now: context.now, timeZone: app.configuration.timeZone,
