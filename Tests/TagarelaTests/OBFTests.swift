@@ -21,7 +21,8 @@ import Testing
     static let pngDataURI = "data:image/png;base64," + Data(PhotoTests.png).base64EncodedString()
 
     /// A board as another AAC tool would write it, from the published spec: numeric ids, a data: image, a
-    /// picture given only by URL, Fitzgerald pastels, a link to a board that is not in the file, no sounds.
+    /// picture given only by URL, a recorded sound inlined without a URL, a button without sound,
+    /// Fitzgerald pastels, a link to a board that is not in the file.
     static func comida(_ change: (inout [String: Any]) -> Void = { _ in }) -> Data {
         var board: [String: Any] = [
             "format": "open-board-0.1", "id": 1, "locale": "es", "name": "Comida",
@@ -30,7 +31,7 @@ import Testing
             "buttons": [
                 ["id": 1, "label": "galleta", "background_color": "rgb(255, 255, 170)", "border_color": "rgb(200, 200, 100)",
                  "image_id": "img1"],
-                ["id": 2, "label": "agua", "vocalization": "quiero agua", "image_id": "img2",
+                ["id": 2, "label": "agua", "vocalization": "quiero agua", "image_id": "img2", "sound_id": "snd1",
                  "background_color": "rgba(204, 255, 170, 1)"],
                 ["id": 3, "label": "más", "load_board": ["id": "99", "name": "Más", "url": "https://example.org/boards/99"]],
                 ["id": "4", "label": "no está en la cuadrícula"],
@@ -41,7 +42,8 @@ import Testing
                  "license": ["type": "CC-By", "author_name": "Alguien"]],
                 ["id": "img2", "content_type": "image/png", "url": "https://example.org/agua.png"],
             ],
-            "sounds": [],
+            "sounds": [["id": "snd1", "content_type": "audio/wav",
+                        "data": "data:audio/wav;base64," + Data(AACTests.toneWAV()).base64EncodedString()]],
         ]
         change(&board)
         return json(board)
@@ -322,11 +324,39 @@ import Testing
         #expect(colours[galleta.category!] == .yellow)
         let agua = try #require(cells[2])
         #expect(agua.spoken == "quiero agua" && agua.pictogram == "1F6B0", "no fetching: the pictogram of the same word")
+        #expect(agua.audioKind == "uploaded", "the inlined recording, normalised like an upload")
         #expect(colours[agua.category!] == .green)
         let mas = try #require(cells[3])
         #expect(mas.link == nil && mas.name == "más", "a link to a board outside the file becomes a word")
         let stored = try test.read { try String.fetchOne($0, sql: "SELECT imagePath FROM symbol WHERE name = 'galleta' AND patientId = ?", arguments: [carla]) }!
         #expect(MediaStore.kind(of: [UInt8](FileManager.default.contents(atPath: test.app.configuration.mediaDirectory + "/" + stored)!.prefix(16))) == .png)
+        let recording = try test.read { try String.fetchOne($0, sql: "SELECT audioFile FROM symbol WHERE name = 'agua' AND patientId = ?", arguments: [carla]) }!
+        #expect(SpeechAudio.duration(ofFileAt: test.app.speech.directory + "/" + recording) != nil)
+        test.app.speech.remove(recording)
+    }
+
+    @Test func aFailureAfterTheMediaWereConvertedLeavesNoFilesBehind() async throws {
+        let test = try await TestApp()
+        let davi = try test.id(of: "Davi Alves")
+        let nadia = try test.read { try User.filter(Column("username") == "nadia").fetchOne($0)! }
+        let importer = OBFImporter(media: test.app.media, speech: test.app.speech,
+                                   pictograms: test.app.pictograms, temporaryDirectory: test.app.configuration.uploadsDirectory)
+        let boards = try read([UInt8](Self.comida()))
+        var files = OBFImporter.MadeFiles()
+        let faces = try importer.prepareFaces(boards, fallbackLocale: .es, made: &files)
+        let made = files.images.map { test.app.configuration.mediaDirectory + "/" + $0 } + files.recordings.map { test.app.speech.directory + "/" + $0 }
+        #expect(made.count == 2 && made.allSatisfy { FileManager.default.fileExists(atPath: $0) } && faces.count == 3)
+        files.remove(media: test.app.media, speech: test.app.speech)
+        #expect(!made.contains { FileManager.default.fileExists(atPath: $0) })
+
+        // Through `run`: Nádia is not Davi's clinician, which the transaction finds only after converting.
+        let before = try stored(test)
+        #expect(throws: AppError.notFound) {
+            try importer.run(boards, patientId: davi, actor: Actor(user: nadia), fallbackLocale: .es, now: test.clock.now,
+                             timeZone: test.app.configuration.timeZone, database: test.app.database, audit: AuditContext(
+                                actorId: nadia.id, actorName: "Nádia", clientAddress: "", now: test.clock.now), t: test.app.catalogues.translator(for: .es))
+        }
+        #expect(try stored(test) == before, "no picture left in media/images, no row")
     }
 
     /// Everything an import could add.
