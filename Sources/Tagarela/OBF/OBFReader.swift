@@ -20,6 +20,12 @@ struct OBFSound: Equatable, Sendable {
     let generatedVoice: String?
 }
 
+/// `load_board` as written: the board it names by `path` inside the package or by `id`.
+struct OBFLink: Equatable, Sendable {
+    let id: String?
+    let path: String?
+}
+
 struct OBFButton: Equatable, Sendable {
     let id: String
     let label: String
@@ -28,16 +34,11 @@ struct OBFButton: Equatable, Sendable {
     let borderColour: RGB?
     let image: OBFImage?
     let sound: OBFSound?
-    /// `load_board`, as written; `linkIndex` is the board of the package it resolved to.
-    let loadBoard: (id: String?, path: String?)?
+    let loadBoard: OBFLink?
+    /// The board of the package `loadBoard` resolved to.
     var linkIndex: Int?
     /// `ext_tagarela_category`: the category's name, kept for a round trip.
     let category: String?
-
-    static func == (a: OBFButton, b: OBFButton) -> Bool {
-        a.id == b.id && a.label == b.label && a.vocalization == b.vocalization && a.image == b.image && a.sound == b.sound
-            && a.linkIndex == b.linkIndex && a.backgroundColour == b.backgroundColour && a.borderColour == b.borderColour
-    }
 }
 
 struct OBFBoard: Equatable, Sendable {
@@ -49,7 +50,7 @@ struct OBFBoard: Equatable, Sendable {
     let columns: Int
     /// `rows × columns` cells in reading order; nil keeps a cell empty (a `null` in `grid.order`).
     var cells: [OBFButton?]
-    /// `load_board` of each button, as written, for resolving links once every board is read.
+    /// Where the board sits inside its package (nil for a lone `.obf`), for resolving `load_board.path`.
     let path: String?
 }
 
@@ -188,7 +189,7 @@ enum OBFReader {
             backgroundColour: (try field["background_color"].optionalText()).flatMap(RGB.init(css:)),
             borderColour: (try field["border_color"].optionalText()).flatMap(RGB.init(css:)),
             image: image, sound: sound,
-            loadBoard: try loadBoard.map { (id: $0["id"].optionalID, path: try $0["path"].optionalText()) },
+            loadBoard: try loadBoard.map { OBFLink(id: $0["id"].optionalID, path: try $0["path"].optionalText()) },
             linkIndex: nil, category: try field["ext_tagarela_category"].optionalText())
     }
 

@@ -23,6 +23,8 @@ final class OBZArchive {
     private let entries: [String: Entry]
     private let limits: OBZLimits
     private var remainingBytes: Int
+    /// Files already inflated: a picture on many buttons is read (and counted) once.
+    private var inflated: [String: Data] = [:]
 
     /// Opens the zip at `path` and checks its table of contents: how many files, their names, their declared sizes.
     init(path: String, limits: OBZLimits = .standard) throws {
@@ -71,6 +73,7 @@ final class OBZArchive {
     func data(at path: String, isJSON: Bool = false) throws -> Data {
         guard let name = Self.normalised(path) else { throw OBFError(file: path, .unsafePath) }
         guard let entry = entries[name] else { throw OBFError(file: name, .notInPackage(name)) }
+        if let data = inflated[name] { return data }
         let cap = isJSON ? min(limits.maxJSONBytes, limits.maxEntryBytes) : limits.maxEntryBytes
         let compressed = max(Int(clamping: entry.compressedSize), 1)
         var data = Data()
@@ -91,6 +94,7 @@ final class OBZArchive {
             throw refusal ?? OBFError(file: name, .notAPackage)
         }
         remainingBytes -= data.count
+        inflated[name] = data
         return data
     }
 }
