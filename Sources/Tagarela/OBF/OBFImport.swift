@@ -70,7 +70,7 @@ struct OBFImporter: Sendable {
             let locale = board.locale.flatMap { AppLocale.preferred(byAcceptLanguage: $0.replacingOccurrences(of: "_", with: "-")) }
                 ?? fallbackLocale
             for (position, cell) in board.cells.enumerated() {
-                guard let button = cell else { continue }
+                guard let button = cell, Self.needsSymbol(button, boards) else { continue }
                 var face = Face(voice: locale.rawValue)
                 // Image
                 if let hexcode = button.image?.pictogram, pictograms.entry(hexcode) != nil {
@@ -115,6 +115,12 @@ struct OBFImporter: Sendable {
         return faces
     }
 
+    /// A folder button keeps a symbol of its own only when it shows more than the name of the board it opens.
+    static func needsSymbol(_ button: OBFButton, _ boards: [OBFBoard]) -> Bool {
+        guard let link = button.linkIndex else { return true }
+        return button.image != nil || button.label != boards[link].name
+    }
+
     /// A pictogram of the library whose word is exactly the label (ignoring case and accents).
     func pictogram(for label: String, locale: AppLocale) -> String? {
         let word = PictogramLibrary.fold(label)
@@ -155,11 +161,9 @@ struct OBFImporter: Sendable {
         var placeholders = 0
         for (boardIndex, board) in boards.enumerated() {
             for (position, cell) in board.cells.enumerated() {
-                guard let button = cell, let face = faces[CellKey(board: boardIndex, position: position)] else { continue }
-                let link = button.linkIndex
-                let needsSymbol = link == nil || button.image != nil || button.label != boards[link!].name
+                guard let button = cell else { continue }
                 var symbolId: Int64?
-                if needsSymbol {
+                if let face = faces[CellKey(board: boardIndex, position: position)] {
                     let category = CategoryMatch.category(named: button.category, background: button.backgroundColour,
                                                           border: button.borderColour, among: categories)
                     guard let categoryId = category?.id else { throw AppError.conflict }
@@ -179,7 +183,7 @@ struct OBFImporter: Sendable {
                     }
                 }
                 try PlanCell(planId: planIDs[boardIndex], position: position, symbolId: symbolId,
-                             linkPlanId: link.map { planIDs[$0] }).insert(db)
+                             linkPlanId: button.linkIndex.map { planIDs[$0] }).insert(db)
             }
         }
         return Result(rootPlanId: planIDs[0], boards: boards.count, placeholders: placeholders)
