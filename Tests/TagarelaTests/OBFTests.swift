@@ -160,6 +160,11 @@ import Testing
         #expect(error == OBFError(board: "Comida", field: field, problem))
     }
 
+    @Test func deeplyNestedJSONIsRefusedWithoutExhaustingTheStack() throws {
+        let nested = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+        #expect(throws: OBFError(.notAPackage)) { try read(Array(nested.utf8)) }
+    }
+
     @Test func theMessageSaysWhichBoardAndWhichField() throws {
         let catalogues = try Catalogues(directory: TestApp.repositoryRoot + "/Templates/i18n")
         let error = OBFError(board: "Comida", field: "buttons[3].id", .missing)
@@ -374,10 +379,17 @@ import Testing
         let carla = try test.id(of: "Carla Costa")
         let before = try stored(test)
         let malformed = [UInt8](Self.comida(Self.mistake("no id").change))
+        // As deep as the JSON parser allows, decoded on the media pool's thread.
+        let deep = [UInt8](Self.comida { board in
+            var nested: Any = "fundo"
+            for _ in 0..<500 { nested = [nested] }
+            board["description_html"] = nested
+        })
         for (name, content, says) in [("comida.obf", malformed, "Comida&#39;: buttons[3].id está faltando."),
                                       ("bomba.obz", try Self.bomb(), "boards/1.obf"),
                                       ("fuga.obz", try Self.traversal(), "Arquivo ../../x: é um caminho inseguro"),
-                                      ("nada.obf", Array("isto não é um quadro".utf8), "não é um arquivo .obf nem .obz")] {
+                                      ("nada.obf", Array("isto não é um quadro".utf8), "não é um arquivo .obf nem .obz"),
+                                      ("fundo.obf", deep, "description_html deveria ser um texto")] {
             let refused = try ana.postMultipart("/patients/\(carla)/boards/import", fields: [],
                                                 files: [(field: "file", filename: name, contentType: "application/octet-stream", content: content)])
             #expect(refused.status == 422, "\(name)")
