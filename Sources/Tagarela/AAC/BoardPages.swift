@@ -77,8 +77,8 @@ struct PlansPage: Sendable {
         let id: Int64
         let name: String
         let detail: String
-        /// A sentence plan has no grid to print.
-        let isPrintable: Bool
+        /// A sentence plan has no grid to print or export.
+        let hasGrid: Bool
     }
 
     struct Group: Sendable {
@@ -102,7 +102,7 @@ struct PlansPage: Sendable {
         func item(_ plan: Plan) -> Item {
             let kind = plan.planType == .board ? "\(plan.rows) × \(plan.columns)" : t["plan_type_\(plan.type)"]
             return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))",
-                        isPrintable: plan.planType != .sentence)
+                        hasGrid: plan.planType != .sentence)
         }
         var groups = tutors.compactMap { tutor -> Group? in
             let mine = plans.filter { $0.tutorId == tutor.id }

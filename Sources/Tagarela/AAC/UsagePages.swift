@@ -33,6 +33,7 @@ struct UsagePage: Sendable {
     let rows: [Row]
     let isEmpty: Bool
     let csvLink: String
+    let oblLink: String
 
     init(patientId: Int64, patientName: String, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
          top: [(name: String, count: Int)], longest: [(text: String, words: Int, at: Date, assisted: String?)],
@@ -69,6 +70,7 @@ struct UsagePage: Sendable {
         if let plan = filter.planId { query += "&plan=\(plan)" }
         if let person = filter.assistedBy { query += "&assisted=\(person)" }
         csvLink = "/patients/\(patientId)/usage.csv?\(query)"
+        oblLink = "/patients/\(patientId)/usage.obl?\(query)"
     }
 }
 

@@ -37,7 +37,7 @@ public final class App: Responder {
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates
         + SentenceRoutes.templates
 
     public static func make(
@@ -68,6 +68,7 @@ public final class App: Responder {
         UsageRoutes.add(to: &router)
         TimerRoutes.add(to: &router)
         SentenceRoutes.add(to: &router)
+        OBFRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,

@@ -33,11 +33,20 @@ struct MediaStore: Sendable {
 
     /// A symbol picture: PNG, so transparent backgrounds stay transparent on the board.
     func storeSymbolImage(_ upload: UploadedFile) throws -> String {
-        try storeImage(upload, folder: "images", fileExtension: "png", maxSide: 400)
+        try storeSymbolImage(atPath: upload.temporaryPath)
+    }
+
+    /// The same for a picture that did not arrive as an upload (one taken out of an imported board).
+    func storeSymbolImage(atPath path: String) throws -> String {
+        try storeImage(atPath: path, folder: "images", fileExtension: "png", maxSide: 400)
     }
 
     private func storeImage(_ upload: UploadedFile, folder: String, fileExtension: String, maxSide: Int) throws -> String {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: upload.temporaryPath))
+        try storeImage(atPath: upload.temporaryPath, folder: folder, fileExtension: fileExtension, maxSide: maxSide)
+    }
+
+    private func storeImage(atPath source: String, folder: String, fileExtension: String, maxSide: Int) throws -> String {
+        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
         let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
         try handle.close()
         guard Self.kind(of: header) != nil else { throw Failure.notAnImage }
@@ -48,7 +57,7 @@ struct MediaStore: Sendable {
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         let quality = fileExtension == "jpg" ? ["-q:v", "4"] : []
-        ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-i", upload.temporaryPath, "-frames:v", "1",
+        ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-i", source, "-frames:v", "1",
                             "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
             + quality + [target]
         ffmpeg.standardOutput = FileHandle.nullDevice
