@@ -34,10 +34,10 @@ public final class App: Responder {
     let decoyHash: String
 
     /// Every template a page names; checked at start.
-    static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
+    static let requiredTemplates = ["layout", "errors/error", "errors/storage-full"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OfflineRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -66,6 +66,7 @@ public final class App: Responder {
         PlayerRoutes.add(to: &router)
         UsageRoutes.add(to: &router)
         TimerRoutes.add(to: &router)
+        OfflineRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -88,7 +89,8 @@ public final class App: Responder {
                              evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
                              playerScript: staticFiles.url(for: "/js/board-player.js"),
                              recorderScript: staticFiles.url(for: "/js/recorder.js"),
-                             timerScript: staticFiles.url(for: "/js/timer.js"))
+                             timerScript: staticFiles.url(for: "/js/timer.js"),
+                             pwaScript: staticFiles.url(for: "/js/pwa.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)
@@ -178,6 +180,9 @@ public final class App: Responder {
             return try handler(context)
         } catch let error as AppError {
             return errorPage(error.status, locale: context.locale, context: context)
+        } catch where StorageFull.matches(error) {
+            logger.error("disk full", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            return StorageFull.page(context)
         } catch {
             logger.error("handler failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
             return errorPage(.internalServerError, locale: context.locale, context: context)
