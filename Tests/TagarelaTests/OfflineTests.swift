@@ -73,6 +73,29 @@ import Testing
         #expect(try test.browser().get("/login").text.contains(#"<meta name="tagarela-offline" content="forget">"#))
     }
 
+    @Test func aTapSentLateShowsInTheUsageHistoryAtTheTimeItWasMade() async throws {
+        let test = try await TestApp()
+        let carla = try carlaInPatientMode(test)
+        let carlaId = try test.id(of: "Carla Costa")
+        let (planId, symbolId) = try test.read { db in
+            let row = try Row.fetchOne(db, sql: """
+                SELECT planCell.planId, planCell.symbolId FROM planCell JOIN plan ON plan.id = planCell.planId
+                WHERE plan.patientId = ? AND planCell.symbolId IS NOT NULL ORDER BY planCell.planId, planCell.position LIMIT 1
+                """, arguments: [carlaId])!
+            return (row["planId"] as Int64, row["symbolId"] as Int64)
+        }
+        // Made offline at 08:00 UTC (05:00 at the clinic), sent at 11:06 when the network came back.
+        let fields = [("key", "offline-0001-late"), ("plan", "\(planId)"), ("symbol", "\(symbolId)"), ("at", "2026-11-18T08:00:00.000Z")]
+        let sent = try carla.client.postForm("/taps", fields, headers: carla.cookieHeader + [("X-CSRF-Token", carla.csrf)])
+        #expect(sent.status == 204)
+        let tap = try test.read { try Tap.filter(Column("key") == "offline-0001-late").fetchOne($0)! }
+        #expect(tap.at == ISO8601DateFormatter().date(from: "2026-11-18T08:00:00Z"))
+        #expect(tap.receivedAt == Date(timeIntervalSince1970: 1_795_000_000))
+        let csv = try test.browser(loggedInAs: "ana").get("/patients/\(carlaId)/usage.csv?from=2026-11-18&to=2026-11-18").text
+        #expect(csv.contains("2026-11-18T05:00:00-03:00,"), "the tap's own time, not the upload's")
+        #expect(!csv.contains("2026-11-18T08:06:40-03:00"))
+    }
+
     @Test func aFullDiskIsRecognisedWhereverItComesFrom() {
         #expect(StorageFull.matches(DatabaseError(resultCode: .SQLITE_FULL)))
         #expect(!StorageFull.matches(DatabaseError(resultCode: .SQLITE_CONSTRAINT)))
