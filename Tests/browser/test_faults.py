@@ -273,6 +273,21 @@ def test_a_full_disk_refuses_writes_clearly_and_loses_nothing(small_disk):
         assert f'action="/patients/{davi}/observations"' in page
         assert "Intentar de nuevo" in page
 
+        # An upload is refused as it arrives, by the same page, and the server stays up.
+        boundary = "tagarela-full-disk"
+        upload = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{beatriz.csrf}\r\n"
+                  f"--{boundary}\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\n"
+                  "Content-Type: image/jpeg\r\n\r\n").encode() + b"\xff" * 2_000_000 + f"\r\n--{boundary}--\r\n".encode()
+        request = urllib.request.Request(server.url + f"/patients/{davi}/observations", data=upload, method="POST",
+                                         headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+        try:
+            with beatriz.opener.open(request, timeout=10) as response:
+                upload_status = response.status
+        except urllib.error.HTTPError as error:
+            upload_status = error.code
+        assert upload_status == 507
+        assert server.process.poll() is None, "the server is still running"
+
         # Reading goes on while the disk is full.
         assert beatriz.get(f"/patients/{davi}/observations")[0] == 200
         assert beatriz.get(f"/patients/{davi}/usage")[0] == 200

@@ -244,6 +244,10 @@ public final class App: Responder {
 
     func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {
         let t = catalogues.translator(for: locale)
+        if status == .insufficientStorage {  // an upload refused by a full disk, before any handler ran
+            let page = ErrorPage(code: status.code, message: t["faults_full_message"])
+            return renderPage("errors/error", title: t["faults_full_title"], page, context: context, locale: locale, status: status)
+        }
         let known = [400, 403, 404, 405, 409, 413, 422, 429, 500].contains(status.code) ? status.code : 500
         let page = ErrorPage(code: status.code, message: t["error_\(known)_message"])
         return renderPage("errors/error", title: t["error_\(known)_title"], page, context: context, locale: locale, status: status)
