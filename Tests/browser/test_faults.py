@@ -110,12 +110,15 @@ def test_a_killed_server_keeps_every_acknowledged_write(data_dir):
             WHERE plan.patientId = ? AND planCell.symbolId IS NOT NULL""", (patient_id,))
 
     acknowledged = {"taps": [], "answers": [], "notes": []}
+    per_writer = {}
     lock = threading.Lock()
     stop = threading.Event()
 
     def acknowledge(kind, value):
         with lock:
             acknowledged[kind].append(value)
+            name = threading.current_thread().name
+            per_writer[name] = per_writer.get(name, 0) + 1
 
     def tapper(tutor, patient_id):
         client = in_patient_mode(server, tutor, patient_id)
@@ -169,7 +172,11 @@ def test_a_killed_server_keeps_every_acknowledged_write(data_dir):
                threading.Thread(target=checker_in), threading.Thread(target=note_taker)]
     for writer in writers:
         writer.start()
-    time.sleep(2.5)
+    # Kill once every writer is well under way (logins take a while on a busy machine), mid-stream.
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (len(per_writer) == len(writers) and min(per_writer.values()) >= 5):
+        time.sleep(0.05)
+    time.sleep(0.5)
     server.process.send_signal(signal.SIGKILL)  # no goodbye: whatever was in flight is cut
     server.process.wait()
     stop.set()

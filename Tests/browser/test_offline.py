@@ -11,6 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import RunningServer
+from test_faults import Client
 from test_accounts import click_and_wait, log_in, path_of
 
 OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
@@ -121,6 +122,7 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
             page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
 
         WebDriverWait(page, 40).until(lambda p: p.execute_script("return window.tagarelaPlayer.queueLength()") == 0)
+
         # A second attempt of an event already stored (a lost answer, say) changes nothing.
         first = queued[0]
         status_code = page.execute_async_script("""
@@ -148,6 +150,25 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
             f"SELECT (SELECT count(*) FROM tap WHERE key IN ({','.join('?' * len(keys))})) + "
             f"(SELECT count(*) FROM sentence WHERE key IN ({','.join('?' * len(keys))}))", keys + keys).fetchone()[0]
         assert counted == len(queued), "each event exactly once"
+
+        # The clinician changes the board; the tablet's next online load shows it, and keeps that version.
+        ana = Client(server).log_in("ana")
+        first_label = database.execute("""
+            SELECT symbol.name FROM planCell JOIN symbol ON symbol.id = planCell.symbolId
+            WHERE planCell.planId = ? AND planCell.position = 0""", (int(board.rsplit("/", 1)[1]),)).fetchone()[0]
+        labels = "return [...document.querySelectorAll('.cell[data-label]')].map((cell) => cell.dataset.label)"
+        page.get(server.url + board)
+        assert first_label in page.execute_script(labels)
+        assert ana.post(f"{board.replace('/play/', '/plans/')}/cells/0", [("clear", "1")])[0] == 303
+        page.get(server.url + board)
+        assert first_label not in page.execute_script(labels)
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+        server.stop()
+        page.refresh()
+        WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
+        assert first_label not in page.execute_script(labels), "the kept copy is the updated board"
+        server = RunningServer(data_dir, port=server.port)
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
     finally:
         page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
         server.stop()
