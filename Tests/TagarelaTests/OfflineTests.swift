@@ -66,9 +66,10 @@ import Testing
         let board = try carla.get("/play").text
         #expect(board.contains(#"<meta name="tagarela-offline" content="keep">"#))
         #expect(board.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#))
-        for staff in ["ana", "bruno"] {
-            let page = try test.browser(loggedInAs: staff).get("/").text
-            #expect(!page.contains("tagarela-offline"), "\(staff)'s pages are never kept")
+        for (person, home) in [("ana", "/clinician"), ("bruno", "/tutor")] {
+            let page = try test.browser(loggedInAs: person).get(home)
+            #expect(page.status == 200)
+            #expect(!page.text.contains("tagarela-offline"), "\(person)'s pages are never kept")
         }
         #expect(try test.browser().get("/login").text.contains(#"<meta name="tagarela-offline" content="forget">"#))
     }
