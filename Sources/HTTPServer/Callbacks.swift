@@ -76,7 +76,13 @@ final class RequestState: @unchecked Sendable {
             }
             openFile!.size += data.count
             guard openFile!.size <= limits.maxFilePartBytes else { failure = .contentTooLarge; return false }
-            if !data.isEmpty { openFile!.handle.write(Data(data)) }
+            // NB: the old `write(_:)` traps on an error (a full disk would take the whole server down).
+            do {
+                if !data.isEmpty { try openFile!.handle.write(contentsOf: Data(data)) }
+            } catch {
+                failure = isOutOfSpace(error) ? .insufficientStorage : .internalServerError
+                return false
+            }
         } else if offset == 0 || formParts.last?.name != name {
             formParts.append((name, Array(data)))
         } else {
@@ -254,4 +260,11 @@ private func collectPair(
     let collector = Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue()
     collector.pairs.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
     return .YES
+}
+
+/// Whether a file write failed because the disk (or the user's quota) is full.
+func isOutOfSpace(_ error: any Error) -> Bool {
+    if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace { return true }
+    let error = error as NSError
+    return error.domain == NSPOSIXErrorDomain && (error.code == Int(ENOSPC) || error.code == Int(EDQUOT))
 }

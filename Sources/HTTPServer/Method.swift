@@ -54,6 +54,7 @@ public struct Status: Hashable, Sendable, CustomStringConvertible {
     public static let tooManyRequests = Status(429)
     public static let internalServerError = Status(500)
     public static let serviceUnavailable = Status(503)
+    public static let insufficientStorage = Status(507)
 
     public var isError: Bool { code >= 400 }
     public var description: String { String(code) }

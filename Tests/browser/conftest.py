@@ -28,13 +28,13 @@ DEMO_PASSWORD = "ola-tagarela"
 
 
 class RunningServer:
-    def __init__(self, data_dir, demo=False):
+    def __init__(self, data_dir, demo=False, port=None):
         self.data_dir = data_dir
         if demo:
             subprocess.run([BINARY, "seed-demo", "--data", data_dir], cwd=ROOT, check=True, capture_output=True)
-        self.port = free_port()
+        self.port = port or free_port()  # a restart on the same data keeps its address
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(os.path.join(data_dir, "server.log"), "w+")
+        self.log = open(os.path.join(data_dir, "server.log"), "a+")
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", str(self.port), "--data", data_dir, "--threads", "2"],
             cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)

@@ -102,13 +102,18 @@ enum SessionStore {
         guard let found else { return nil }
         let idleLimit = found.session.lastSeenAt.addingTimeInterval(policy.idleTimeout(for: found.user.role))
         guard found.user.isActive, now < found.session.expiresAt, now < idleLimit else {
-            _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
+            do {
+                _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
+            } catch where StorageFull.matches(error) {}  // refused all the same; deleted on a later sight
             return nil
         }
         if now.timeIntervalSince(found.session.lastSeenAt) >= policy.touchInterval {
-            try pool.write { db in
-                try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, found.session.id])
-            }
+            // Best effort: on a full disk the session still works for reading (the next touch catches up).
+            do {
+                try pool.write { db in
+                    try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, found.session.id])
+                }
+            } catch where StorageFull.matches(error) {}
         }
         return found
     }

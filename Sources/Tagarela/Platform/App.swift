@@ -34,10 +34,10 @@ public final class App: Responder {
     let decoyHash: String
 
     /// Every template a page names; checked at start.
-    static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
+    static let requiredTemplates = ["layout", "errors/error", "errors/storage-full"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates + OfflineRoutes.templates
         + SentenceRoutes.templates
 
     public static func make(
@@ -69,6 +69,7 @@ public final class App: Responder {
         TimerRoutes.add(to: &router)
         SentenceRoutes.add(to: &router)
         OBFRoutes.add(to: &router)
+        OfflineRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -92,7 +93,8 @@ public final class App: Responder {
                              playerScript: staticFiles.url(for: "/js/board-player.js"),
                              recorderScript: staticFiles.url(for: "/js/recorder.js"),
                              timerScript: staticFiles.url(for: "/js/timer.js"),
-                             sentenceScript: staticFiles.url(for: "/js/sentence-player.js"))
+                             sentenceScript: staticFiles.url(for: "/js/sentence-player.js"),
+                             pwaScript: staticFiles.url(for: "/js/pwa.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)
@@ -182,6 +184,9 @@ public final class App: Responder {
             return try handler(context)
         } catch let error as AppError {
             return errorPage(error.status, locale: context.locale, context: context)
+        } catch where StorageFull.matches(error) {
+            logger.error("disk full", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
+            return StorageFull.page(context)
         } catch {
             logger.error("handler failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
             return errorPage(.internalServerError, locale: context.locale, context: context)
@@ -254,6 +259,10 @@ public final class App: Responder {
 
     func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {
         let t = catalogues.translator(for: locale)
+        if status == .insufficientStorage {  // an upload refused by a full disk, before any handler ran
+            let page = ErrorPage(code: status.code, message: t["faults_full_message"])
+            return renderPage("errors/error", title: t["faults_full_title"], page, context: context, locale: locale, status: status)
+        }
         let known = [400, 403, 404, 405, 409, 413, 422, 429, 500].contains(status.code) ? status.code : 500
         let page = ErrorPage(code: status.code, message: t["error_\(known)_message"])
         return renderPage("errors/error", title: t["error_\(known)_title"], page, context: context, locale: locale, status: status)

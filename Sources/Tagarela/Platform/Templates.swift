@@ -73,6 +73,8 @@ struct PageChrome: Sendable, MustacheParent {
         case "homePath": homePath
         case "isPatientMode": isPatientMode
         case "flash": flash
+        case "keepsBoardsOffline": keepsBoardsOffline
+        case "forgetsOfflineBoards": forgetsOfflineBoards
         default: nil
         }
     }
@@ -82,6 +84,10 @@ struct PageChrome: Sendable, MustacheParent {
     var homePath: String?
     var isPatientMode = false
     var flash: String?
+    /// A patient's page (or patient mode): the service worker keeps this patient's boards for offline use.
+    var keepsBoardsOffline = false
+    /// A page seen signed out: boards kept for offline use on this device are deleted.
+    var forgetsOfflineBoards = false
 
     init() {}
 
@@ -91,6 +97,8 @@ struct PageChrome: Sendable, MustacheParent {
         homePath = context.actor.map { $0.role.homePath }
         isPatientMode = context.actor?.isPatientMode ?? false
         self.flash = flash
+        keepsBoardsOffline = context.actor?.role == .patient
+        forgetsOfflineBoards = context.signedIn == nil
     }
 }
 
@@ -105,6 +113,7 @@ struct Assets: Sendable, MustacheParent {
         case "recorderScript": recorderScript
         case "timerScript": timerScript
         case "sentenceScript": sentenceScript
+        case "pwaScript": pwaScript
         default: nil
         }
     }
@@ -116,4 +125,5 @@ struct Assets: Sendable, MustacheParent {
     let recorderScript: String
     let timerScript: String
     let sentenceScript: String
+    let pwaScript: String
 }

@@ -1,0 +1,135 @@
+// The service worker of Tagarela's offline boards (docs/decisions.md, "Offline boards and faults").
+// It keeps a patient's board pages (network first; the kept copy only when the network fails) and
+// the fingerprinted or content-addressed files they use (kept copy first: they never change).
+// Everything else, staff pages and every POST included, goes to the network as if it were not here.
+// Taps made offline are not its business: board-player.js queues them in localStorage.
+
+const PAGES = "tagarela-pages-v1";
+const FILES = "tagarela-files-v1";
+const LISTING = "/play/offline";
+// A page is refreshed when opened online; the others when the listing changes or after this long.
+const REFRESH_AFTER_MS = 5 * 60 * 1000;
+
+const isPlayerPage = (url) =>
+  url.pathname === "/play" || url.pathname === "/timer" || /^\/play\/[0-9]+$/.test(url.pathname);
+const isKeptFile = (url) =>
+  (/^\/(css|js|img)\/[^/]+$/.test(url.pathname) && url.searchParams.has("v")) ||
+  /^\/(pictograms|media\/audio|media\/images)\/[^/]+$/.test(url.pathname);
+const keyOf = (url) => url.pathname + url.search;
+
+self.addEventListener("install", (event) => event.waitUntil(self.skipWaiting()));
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const key of await caches.keys()) {
+      if (key.startsWith("tagarela-") && key !== PAGES && key !== FILES) await caches.delete(key);
+    }
+    await self.clients.claim();
+  })());
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" && isPlayerPage(url)) event.respondWith(networkFirst(request, url));
+  else if (isKeptFile(url)) event.respondWith(keptFirst(url));
+});
+
+async function networkFirst(request, url) {
+  const pages = await caches.open(PAGES);
+  try {
+    const response = await fetch(request);
+    // Only the patient's own page: a redirect (to the login page) or an error page is never kept.
+    if (response.status === 200 && response.type === "basic") {
+      if (url.pathname === "/timer" && url.search) await forgetOtherTimers(pages);
+      await pages.put(keyOf(url), response.clone());
+    }
+    return response;
+  } catch (error) {
+    // A folder's board opened with ?from= falls back to the same board kept without it; a timer
+    // run needs its own URL (its start time is in it).
+    const kept = (await pages.match(keyOf(url))) ??
+      (url.pathname === "/timer" ? undefined : await pages.match(url.pathname));
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+// Only the latest running timer is kept: a reload carries on with it offline.
+async function forgetOtherTimers(pages) {
+  for (const request of await pages.keys()) {
+    const url = new URL(request.url);
+    if (url.pathname === "/timer" && url.search) await pages.delete(request);
+  }
+}
+
+async function keptFirst(url) {
+  const files = await caches.open(FILES);
+  const kept = await files.match(keyOf(url));
+  if (kept) return kept;
+  // Asked without the media element's Range header: the whole file is kept, and a 200 plays as well.
+  const response = await fetch(keyOf(url), { credentials: "same-origin" });
+  if (response.status === 200) await files.put(keyOf(url), response.clone());
+  return response;
+}
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type !== "keep-boards") return;
+  const reply = event.ports[0];
+  event.waitUntil(keepBoards().then(
+    (kept) => reply?.postMessage({ kept }),
+    (error) => {
+      console.warn("keeping the boards failed:", error);
+      reply?.postMessage({ kept: false });
+    }));
+});
+
+// Keeps every page and file the patient's boards need, as listed by the server, and forgets the rest.
+async function keepBoards() {
+  const answer = await fetch(LISTING, { credentials: "same-origin", cache: "no-store", redirect: "manual" });
+  if (answer.status !== 200) return false;
+  const text = await answer.text();
+  const listing = JSON.parse(text);
+  const pages = await caches.open(PAGES);
+  const files = await caches.open(FILES);
+
+  await inBatches(listing.files, async (path) => {
+    if (await files.match(path)) return;
+    const response = await fetch(path, { credentials: "same-origin" });
+    if (response.status === 200) await files.put(path, response);
+  });
+
+  const previous = await pages.match(LISTING);
+  const stale = !previous || (await previous.clone().text()) !== text ||
+    Date.now() - Number(previous.headers.get("X-Kept-At")) > REFRESH_AFTER_MS;
+  if (stale) {
+    await inBatches(listing.pages, async (path) => {
+      const response = await fetch(path, { credentials: "same-origin", redirect: "manual" });
+      if (response.status === 200) await pages.put(path, response);
+    });
+  }
+
+  const listedPages = new Set(listing.pages);
+  for (const request of await pages.keys()) {
+    const path = new URL(request.url).pathname;
+    if (path !== LISTING && !listedPages.has(path)) await pages.delete(request);
+  }
+  const listedFiles = new Set(listing.files);
+  for (const request of await files.keys()) {
+    if (!listedFiles.has(keyOf(new URL(request.url)))) await files.delete(request);
+  }
+  if (stale) {
+    await pages.put(LISTING, new Response(text, {
+      headers: { "Content-Type": "application/json", "X-Kept-At": String(Date.now()) },
+    }));
+  }
+  return true;
+}
+
+async function inBatches(paths, work, size = 4) {
+  for (let i = 0; i < paths.length; i += size) {
+    await Promise.all(paths.slice(i, i + size).map((path) => work(path).catch(() => {})));
+  }
+}

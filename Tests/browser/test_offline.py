@@ -1,0 +1,174 @@
+"""A tablet that opened a child's boards once keeps them working with no network: the pages, their
+pictures and clips come from the service worker, taps wait in the browser, and when the network
+returns each tap reaches the server exactly once, with the time it was made."""
+import datetime
+import os
+import sqlite3
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import RunningServer
+from test_faults import Client
+from test_accounts import click_and_wait, log_in, path_of
+
+OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+ONLINE = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+
+
+def wait_until_boards_are_kept(page):
+    kept = page.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "(window.tagarelaOffline?.ready ?? Promise.resolve(false)).then(done, () => done(false));")
+    assert kept is True, "the service worker kept the patient's boards"
+
+
+def cached_paths(page):
+    return page.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        (async () => {
+          const paths = [];
+          for (const name of await caches.keys()) {
+            for (const request of await (await caches.open(name)).keys()) {
+              const url = new URL(request.url);
+              paths.push(url.pathname + url.search);
+            }
+          }
+          return paths;
+        })().then(done, (error) => done(String(error)));""")
+
+
+def tap(page, cell):
+    ActionChains(page).move_to_element(cell).click().perform()
+    time.sleep(0.3)
+
+
+def stored_time(text):
+    # GRDB stores dates as UTC "YYYY-MM-DD HH:MM:SS.SSS".
+    return datetime.datetime.fromisoformat(text).replace(tzinfo=datetime.timezone.utc)
+
+
+def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir, page):
+    server = RunningServer(data_dir, demo=True)
+    try:
+        log_in(page, server, "bruno")
+        page.get(server.url + "/tutor")
+        carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+        page.get(carla + "/plans")
+        click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+        board = path_of(page)
+        assert board.startswith("/play/")
+        wait_until_boards_are_kept(page)
+
+        # Every board of the patient is kept, not only the one opened, and no page of the tutor's.
+        database = sqlite3.connect(os.path.join(data_dir, "db", "tagarela.sqlite"))
+        carla_id = int(carla.rstrip("/").rsplit("/", 1)[1])
+        plans = [row[0] for row in database.execute("SELECT id FROM plan WHERE patientId = ? ORDER BY id", (carla_id,))]
+        other_board = next(f"/play/{plan}" for plan in plans if f"/play/{plan}" != board)
+        kept = cached_paths(page)
+        assert {"/play", "/timer", board, other_board} <= set(kept), kept
+        assert not [path for path in kept if path.startswith(("/tutor", "/patients", "/login"))], kept
+
+        # The clinic's server goes away and the tablet loses its network.
+        server.stop()
+        page.execute_cdp_cmd("Network.enable", {})
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+        try:
+            page.refresh()
+            WebDriverWait(page, 10).until(lambda p: p.execute_script(
+                "return !!window.tagarelaPlayer && document.querySelectorAll('.cell[data-audio]').length >= 3"))
+            assert page.execute_script("return navigator.onLine") is False
+            # Every picture and clip of the board is there without the network.
+            missing = page.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const urls = [...document.querySelectorAll('.cell[data-audio]')].flatMap(
+                  (cell) => [cell.dataset.audio, cell.dataset.image]);
+                Promise.all(urls.map((url) => fetch(url).then((r) => r.ok ? null : url, () => url)))
+                  .then((results) => done(results.filter(Boolean)));""")
+            assert missing == []
+            clip_plays = page.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const audio = new Audio(document.querySelector('.cell[data-audio]').dataset.audio);
+                audio.addEventListener('canplaythrough', () => done(true), { once: true });
+                audio.addEventListener('error', () => done(false), { once: true });
+                audio.load();""")
+            assert clip_plays is True, "a kept clip plays offline"
+
+            cells = page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[:3]
+            for cell in cells:
+                tap(page, cell)
+            page.execute_script("window.scrollTo(0, 0)")
+            page.find_element(By.CSS_SELECTOR, ".strip-speak").click()  # a sentence, queued too
+
+            # A board never opened on this tablet opens offline too, and its taps wait with the others.
+            page.get(server.url + other_board)
+            WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
+            more = page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")
+            if more:
+                tap(page, more[0])
+            waiting = page.execute_script("return window.tagarelaPlayer.queueLength()")
+            assert waiting == 4 + (1 if more else 0)
+            status = page.find_element(By.CSS_SELECTOR, ".offline-status")
+            WebDriverWait(page, 5).until(lambda p: status.is_displayed())
+            assert str(waiting) in status.text, status.text
+            queued = page.execute_script("return JSON.parse(localStorage.getItem('tagarela-taps'))")
+            assert len(queued) == waiting
+            time.sleep(2)  # so the upload comes clearly later than the taps
+        finally:
+            # The network comes back, and the server with it, on the same data and address.
+            server = RunningServer(data_dir, port=server.port)
+            page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+
+        WebDriverWait(page, 40).until(lambda p: p.execute_script("return window.tagarelaPlayer.queueLength()") == 0)
+
+        # A second attempt of an event already stored (a lost answer, say) changes nothing.
+        first = queued[0]
+        status_code = page.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            const player = document.getElementById('player');
+            fetch('/taps', { method: 'POST', headers: { 'X-CSRF-Token': player.dataset.csrf },
+                             body: new URLSearchParams(arguments[0]) }).then((r) => done(r.status), () => done(0));""",
+            {key: value for key, value in first.items() if value is not None})
+        assert status_code == 204
+
+        taps = {key: (at, received) for key, at, received in database.execute(
+            "SELECT key, at, receivedAt FROM tap WHERE patientId = ?", (carla_id,))}
+        sentences = {key: at for key, at in database.execute("SELECT key, at FROM sentence WHERE patientId = ?", (carla_id,))}
+        for event in queued:
+            tapped_at = datetime.datetime.fromisoformat(event["at"].replace("Z", "+00:00"))
+            if "symbols" in event:
+                assert event["key"] in sentences
+                assert abs((stored_time(sentences[event["key"]]) - tapped_at).total_seconds()) < 0.01
+            else:
+                at, received = taps[event["key"]]
+                assert abs((stored_time(at) - tapped_at).total_seconds()) < 0.01, "the tap's own time is kept"
+                assert (stored_time(received) - stored_time(at)).total_seconds() > 1.5, "it arrived later"
+        keys = [event["key"] for event in queued]
+        counted = database.execute(
+            f"SELECT (SELECT count(*) FROM tap WHERE key IN ({','.join('?' * len(keys))})) + "
+            f"(SELECT count(*) FROM sentence WHERE key IN ({','.join('?' * len(keys))}))", keys + keys).fetchone()[0]
+        assert counted == len(queued), "each event exactly once"
+
+        # The clinician changes the board; the tablet's next online load shows it, and keeps that version.
+        ana = Client(server).log_in("ana")
+        first_label = database.execute("""
+            SELECT symbol.name FROM planCell JOIN symbol ON symbol.id = planCell.symbolId
+            WHERE planCell.planId = ? AND planCell.position = 0""", (int(board.rsplit("/", 1)[1]),)).fetchone()[0]
+        labels = "return [...document.querySelectorAll('.cell[data-label]')].map((cell) => cell.dataset.label)"
+        page.get(server.url + board)
+        assert first_label in page.execute_script(labels)
+        assert ana.post(f"{board.replace('/play/', '/plans/')}/cells/0", [("clear", "1")])[0] == 303
+        page.get(server.url + board)
+        assert first_label not in page.execute_script(labels)
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+        server.stop()
+        page.refresh()
+        WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
+        assert first_label not in page.execute_script(labels), "the kept copy is the updated board"
+        server = RunningServer(data_dir, port=server.port)
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+    finally:
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+        server.stop()
