@@ -15,6 +15,9 @@ const isPlayerPage = (url) =>
 const isKeptFile = (url) =>
   (/^\/(css|js|img)\/[^/]+$/.test(url.pathname) && url.searchParams.has("v")) ||
   /^\/(pictograms|media\/audio|media\/images)\/[^/]+$/.test(url.pathname);
+// A module the player scripts import by its plain URL: it can change under the same name, so it is
+// fetched first and the kept copy serves only offline.
+const isImportedModule = (url) => /^\/js\/[^/]+\.js$/.test(url.pathname) && !url.searchParams.has("v");
 const keyOf = (url) => url.pathname + url.search;
 
 self.addEventListener("install", (event) => event.waitUntil(self.skipWaiting()));
@@ -35,7 +38,21 @@ self.addEventListener("fetch", (event) => {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && isPlayerPage(url)) event.respondWith(networkFirst(request, url));
   else if (isKeptFile(url)) event.respondWith(keptFirst(url));
+  else if (isImportedModule(url)) event.respondWith(fetchedFirst(url));
 });
+
+async function fetchedFirst(url) {
+  const files = await caches.open(FILES);
+  try {
+    const response = await fetch(keyOf(url), { credentials: "same-origin" });
+    if (response.status === 200) await files.put(keyOf(url), response.clone());
+    return response;
+  } catch (error) {
+    const kept = await files.match(keyOf(url));
+    if (kept) return kept;
+    throw error;
+  }
+}
 
 async function networkFirst(request, url) {
   const pages = await caches.open(PAGES);

@@ -127,6 +127,18 @@ struct Observation: Codable, Sendable, FetchableRecord, MutablePersistableRecord
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+/// The symbols on a patient's plans: in board cells and among sentence plans' words.
+enum PlanSymbols {
+    static func of(patient patientId: Int64, orderedBy order: String = "name COLLATE NOCASE", _ db: Database) throws -> [Symbol] {
+        try Symbol.fetchAll(db, sql: """
+            SELECT * FROM symbol WHERE id IN (
+                SELECT planCell.symbolId FROM planCell JOIN plan ON plan.id = planCell.planId WHERE plan.patientId = ?
+                UNION SELECT sentenceWord.symbolId FROM sentenceWord JOIN plan ON plan.id = sentenceWord.planId WHERE plan.patientId = ?)
+            ORDER BY \(order)
+            """, arguments: [patientId, patientId])
+    }
+}
+
 /// Which symbols a clinician may put on a patient's board: their general ones and that patient's own.
 enum SymbolScope {
     static func usable(by clinicianId: Int64, for patientId: Int64?) -> QueryInterfaceRequest<Symbol> {

@@ -24,9 +24,13 @@ enum OfflineRoutes {
         let alarm = SpeechAudio.fileName(text: SpeechAudio.spoken(context.t["timer_alarm_spoken"], question: false),
                                          voice: SpeechAudio.voice(for: context.locale))
         let alarmExists = FileManager.default.fileExists(atPath: context.app.configuration.audioFolder + "/" + alarm)
+        // The NO word of each sentence plan's language, once made (see SentenceRoutes.player).
+        let negations = list.sentenceLanguages.compactMap { locale in
+            context.app.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
+        }.map { "/media/audio/\($0)" }
         let files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
-                     "/pictograms/\(TimerRoutes.animal).svg"]
-            + (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs
+                     assets.sentenceScript, Assets.eventQueueModule, "/pictograms/\(TimerRoutes.animal).svg"]
+            + (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations
         return try json(OfflineBoards.Listing(pages: list.pagePaths, files: files))
     }
 
@@ -60,6 +64,8 @@ struct OfflineBoards: Equatable {
 
     var planIds: [Int64]
     var mediaURLs: [String]
+    /// The languages the patient's sentence plans speak.
+    var sentenceLanguages: [AppLocale] = []
 
     /// Every page a patient plays from: the list of boards, each board, and the timer's form.
     var pagePaths: [String] { OfflineBoards.pagePaths(planIds: planIds) }
@@ -70,13 +76,18 @@ struct OfflineBoards: Equatable {
 
     static func fetch(patientId: Int64, _ db: Database) throws -> OfflineBoards {
         let planIds = try Int64.fetchAll(db, sql: "SELECT id FROM plan WHERE patientId = ? ORDER BY id", arguments: [patientId])
-        let symbols = try Symbol.fetchAll(db, sql: """
-            SELECT DISTINCT symbol.* FROM symbol JOIN planCell ON planCell.symbolId = symbol.id
-            JOIN plan ON plan.id = planCell.planId WHERE plan.patientId = ? ORDER BY symbol.id
+        let symbols = try PlanSymbols.of(patient: patientId, orderedBy: "id", db)
+        // Sentences said before play as one clip: keep those too.
+        let sentenceClips = try String.fetchAll(db, sql: """
+            SELECT DISTINCT '/media/audio/' || clip FROM sentence WHERE patientId = ? AND clip IS NOT NULL ORDER BY 1
             """, arguments: [patientId])
         var seen = Set<String>()
-        let media = symbols.flatMap { [$0.imageURL, $0.audioURL].compactMap { $0 } }.filter { seen.insert($0).inserted }
-        return OfflineBoards(planIds: planIds, mediaURLs: media)
+        let media = (symbols.flatMap { [$0.imageURL, $0.audioURL].compactMap { $0 } } + sentenceClips).filter { seen.insert($0).inserted }
+        let sentencePlans = try Plan.filter(Column("patientId") == patientId && Column("type") == PlanType.sentence.rawValue).fetchAll(db)
+        let languages = try sentencePlans.map { plan in
+            SentenceRoutes.language(of: try SentenceGrammar.fetch(planId: plan.id!, db), fallback: .ptBR)
+        }
+        return OfflineBoards(planIds: planIds, mediaURLs: media, sentenceLanguages: Array(Set(languages)).sorted { $0.rawValue < $1.rawValue })
     }
 }
 

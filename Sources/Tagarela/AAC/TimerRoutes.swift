@@ -18,14 +18,9 @@ enum TimerRoutes {
         let actor = try context.requireActor()
         let query = context.request.query
         let symbols = try context.database.read { db in
-            // Activities are the symbols of the patient's plans: board cells and sentence words (seed 001's
+            // Activities are the symbols of the patient's plans, sentence words included (seed 001's
             // planner offered the verbs).
-            try Symbol.fetchAll(db, sql: """
-                SELECT * FROM symbol WHERE id IN (
-                    SELECT planCell.symbolId FROM planCell JOIN plan ON plan.id = planCell.planId WHERE plan.patientId = ?
-                    UNION SELECT sentenceWord.symbolId FROM sentenceWord JOIN plan ON plan.id = sentenceWord.planId WHERE plan.patientId = ?)
-                ORDER BY name COLLATE NOCASE
-                """, arguments: [actor.userId, actor.userId])
+            try PlanSymbols.of(patient: actor.userId, db)
         }
         guard query["start"] != nil else {
             return context.render("aac/timer", title: "timer_title",

@@ -104,6 +104,9 @@ struct PageChrome: Sendable, MustacheParent {
 
 /// Fingerprinted URLs of the assets every page loads.
 struct Assets: Sendable, MustacheParent {
+    /// Imported by the player scripts (ES modules import by plain URL, so this one is not fingerprinted).
+    static let eventQueueModule = "/js/event-queue.js"
+
     func child(named name: String) -> Any? {
         switch name {
         case "stylesheet": stylesheet
