@@ -38,6 +38,7 @@ public final class App: Responder {
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
         + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates
+        + AccessRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -66,6 +67,7 @@ public final class App: Responder {
         PlayerRoutes.add(to: &router)
         UsageRoutes.add(to: &router)
         TimerRoutes.add(to: &router)
+        AccessRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
