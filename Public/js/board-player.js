@@ -1,5 +1,8 @@
 // The communication board player: a touched pictogram speaks at once, joins the sentence strip,
-// and its tap is logged exactly once, queued in localStorage while the network is away.
+// and its tap is logged exactly once, queued in localStorage while the network is away. How a touch,
+// a switch or a resting pointer becomes a choice is access.js's job (the patient's access settings).
+
+import { installAccess } from "./access.js";
 
 const player = document.getElementById("player");
 
@@ -18,7 +21,6 @@ if (player) {
   const pressTimers = new WeakMap();
   let current = null; // the clip playing (or about to)
   let speakRun = 0; // bumped to cancel a running "speak"
-  let downTarget = null; // where the current pointer press began
   let blocked = null; // clip the autoplay policy refused on pointerdown
   let memoryQueue = [];
   let storageWorks = true;
@@ -231,28 +233,21 @@ if (player) {
 
   // --- Wiring --------------------------------------------------------------------------------
 
-  player.addEventListener("pointerdown", (event) => {
-    downTarget = event.target;
-    const cell = cellOf(event);
-    if (cell && event.button === 0) tap(cell); // touch and pen contact report button 0 too
+  // A choice by touch, dwell or scanning; on the default settings a touch chooses on pointerdown,
+  // so the clip starts before the finger lifts.
+  installAccess(player, {
+    onSelect(item) {
+      if (item.matches(".cell[data-symbol]")) tap(item);
+      else item.click();
+    },
   });
   player.addEventListener("pointerup", retryBlocked);
   player.addEventListener("click", (event) => {
-    const down = downTarget;
-    downTarget = null;
-    if (event.detail === 0) {
-      const cell = cellOf(event); // keyboard, switch or screen reader: no pointerdown came first
-      if (cell) tap(cell);
-      return;
-    }
-    retryBlocked();
-    // A word added on pointerdown can shift the layout so that the click of the same touch lands
-    // on another control (a folder link!): only a click on what was pressed may act.
-    if (down && !down.contains(event.target) && !event.target.contains(down)) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  }, true);
+    // Pointer clicks on cells were judged by access.js and never get here: this is the keyboard, a
+    // switch interface or a screen reader.
+    const cell = cellOf(event);
+    if (cell) tap(cell);
+  });
   player.addEventListener("keydown", (event) => {
     // A held key on a switch interface must not say the same word again and again.
     if (event.repeat && cellOf(event)) event.preventDefault();

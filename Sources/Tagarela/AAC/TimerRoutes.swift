@@ -17,11 +17,11 @@ enum TimerRoutes {
     @Sendable static func timer(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let query = context.request.query
-        let symbols = try context.database.read { db in
-            try Symbol.fetchAll(db, sql: """
+        let (symbols, access) = try context.database.read { db in
+            (try Symbol.fetchAll(db, sql: """
                 SELECT DISTINCT symbol.* FROM symbol JOIN planCell ON planCell.symbolId = symbol.id
                 JOIN plan ON plan.id = planCell.planId WHERE plan.patientId = ? ORDER BY symbol.name COLLATE NOCASE
-                """, arguments: [actor.userId])
+                """, arguments: [actor.userId]), try AccessView.forPatient(actor.userId, db))
         }
         guard query["start"] != nil else {
             return context.render("aac/timer", title: "timer_title",
@@ -48,7 +48,7 @@ enum TimerRoutes {
                 return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
                     activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
                     startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
-                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)"))
+                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)", access: access))
             }, context)
         }
     }
@@ -97,4 +97,5 @@ struct TimerRunPage: Sendable {
     let alarmURL: String?
     /// Where the browser keeps this timer's end time.
     let key: String
+    let access: AccessView
 }
