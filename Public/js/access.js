@@ -224,7 +224,7 @@ export function installAccess(root, options = {}) {
       if (style.position !== "sticky" && style.position !== "fixed") continue;
       covered = Math.max(covered, (Number.parseFloat(style.top) || 0) + overlay.getBoundingClientRect().height);
     }
-    const margin = 16; // the highlight's outline and halo
+    const margin = 24; // the highlight's ring and halo reach 21 px beyond the item
     const boxes = elements.map((element) => element.getBoundingClientRect());
     const top = Math.min(...boxes.map((box) => box.top)) - margin;
     const bottom = Math.max(...boxes.map((box) => box.bottom)) + margin;
