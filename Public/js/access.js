@@ -290,6 +290,8 @@ export function installAccess(root, options = {}) {
   function isSwitch(event) {
     if (event.key !== " " && event.key !== "Enter") return false;
     if (event.altKey || event.ctrlKey || event.metaKey) return false;
+    // Focus on a control outside root (the adult's "leave patient mode" in the header) keeps its keys.
+    if (event.target !== document.body && event.target !== document.documentElement && !root.contains(event.target)) return false;
     const field = event.target?.closest?.("input, textarea, select, [contenteditable]");
     return !field || field.type === "checkbox" || field.type === "radio";
   }
