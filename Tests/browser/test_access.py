@@ -173,3 +173,17 @@ def test_dwell_selects_a_cell_the_pointer_rests_on_and_shows_its_progress(demo_s
     advance(page, 1100)
     WebDriverWait(page, 5).until(lambda p: len(strip(p)) == 2)
     assert strip(page)[1] == second.get_attribute("data-label")
+
+
+def test_the_running_timer_pauses_by_two_switch_scanning(demo_server, page):
+    set_access(page, demo_server, scanning="linear", switches="two")
+    open_board(page, demo_server)
+    page.get(demo_server.url + "/timer?start=1&symbol=" + page.execute_script(
+        "return document.querySelector('.board .cell[data-symbol]').dataset.symbol") + "&minutes=2")
+    toggle = page.find_element(By.CSS_SELECTOR, ".timer-toggle")
+    WebDriverWait(page, 5).until(lambda p: p.execute_script("return !!window.tagarelaAccess"))
+    assert highlighted(page) == [toggle]
+    ActionChains(page).send_keys(Keys.ENTER).perform()
+    assert toggle.text == "Continuar", "Enter chose the highlighted pause button"
+    ActionChains(page).send_keys(Keys.SPACE).perform()
+    assert highlighted(page) == [page.find_element(By.CSS_SELECTOR, "a[href='/timer']")]
