@@ -1,15 +1,17 @@
 // The communication board player: a touched pictogram speaks at once, joins the sentence strip,
-// and its tap is logged exactly once, queued in localStorage while the network is away.
+// and its tap is logged exactly once, queued while the network is away (event-queue.js). How a touch,
+// a switch or a resting pointer becomes a choice is access.js's job (the patient's access settings).
+
+import { installAccess } from "./access.js";
+import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("player");
 
 if (player) {
-  const QUEUE_KEY = "tagarela-taps";
   const QUIET_KEY = "tagarela-quiet";
   const { tapUrl, csrf = "", plan = "", board = "", offlineText = "", sentText = "" } = player.dataset;
   const stripWords = player.querySelector(".strip-words");
   const quietBox = player.querySelector(".strip-quiet");
-  const status = player.querySelector(".offline-status");
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
   const latencies = (window.tagarelaLatencies = []);
   const strip = []; // the sentence: {symbol, label, audio}
@@ -18,14 +20,7 @@ if (player) {
   const pressTimers = new WeakMap();
   let current = null; // the clip playing (or about to)
   let speakRun = 0; // bumped to cancel a running "speak"
-  let downTarget = null; // where the current pointer press began
   let blocked = null; // clip the autoplay policy refused on pointerdown
-  let memoryQueue = [];
-  let storageWorks = true;
-  let flushing = null;
-  let lastFlushFailed = false;
-  let noticeShown = false;
-  let sentTimer = 0;
 
   const safely = (fn) => {
     try {
@@ -35,11 +30,10 @@ if (player) {
     }
   };
   const cellOf = (event) => event.target.closest?.(".cell[data-symbol]");
-
-  // randomUUID only exists in secure contexts (https, localhost), not on a LAN http address.
-  const newKey = () => crypto.randomUUID?.() ??
-    "10000000-1000-4000-8000-100000000000".replace(/[018]/g, (c) =>
-      (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16));
+  // Taps and spoken sentences, kept in localStorage until the server has them (event-queue.js).
+  const queue = createEventQueue({
+    url: tapUrl, csrf, offlineText, sentText, status: player.querySelector(".offline-status"),
+  });
 
   // --- Sound -------------------------------------------------------------------------------
 
@@ -66,12 +60,12 @@ if (player) {
   }
 
   function speak() {
-    if (strip.length > 0) logSentence(strip.map((word) => word.symbol).join(","));
+    if (strip.length > 0) queue.add({ symbols: strip.map((word) => word.symbol).join(","), plan, board });
     const run = ++speakRun;
-    const queue = strip.map((word) => clips.get(word.audio)).filter(Boolean);
+    const words = strip.map((word) => clips.get(word.audio)).filter(Boolean);
     const next = () => {
-      if (run !== speakRun || queue.length === 0) return;
-      const clip = queue.shift();
+      if (run !== speakRun || words.length === 0) return;
+      const clip = words.shift();
       let done = false;
       const advance = () => {
         if (done) return;
@@ -108,7 +102,7 @@ if (player) {
     }
     safely(() => press(cell));
     safely(() => addWord({ symbol, label, audio }, image));
-    safely(() => logTap(symbol));
+    safely(() => queue.add({ symbol, plan, board }));
   }
 
   function press(cell) {
@@ -134,125 +128,23 @@ if (player) {
     stripWords.append(item);
   }
 
-  // --- Tap log -------------------------------------------------------------------------------
-
-  // localStorage is the truth (another board page may have queued taps); memory is the fallback.
-  function readQueue() {
-    if (storageWorks) {
-      try {
-        const saved = JSON.parse(localStorage.getItem(QUEUE_KEY) ?? "[]");
-        if (Array.isArray(saved)) return saved.filter((event) => event?.key);
-      } catch {
-        // Unavailable or unreadable: use the copy in memory.
-      }
-    }
-    return memoryQueue;
-  }
-
-  function writeQueue(queue) {
-    memoryQueue = queue;
-    if (!storageWorks) return;
-    try {
-      localStorage.setItem(QUEUE_KEY, JSON.stringify(queue));
-    } catch {
-      storageWorks = false; // full or forbidden: from now on the queue lives in memory
-    }
-  }
-
-  function logTap(symbol) {
-    writeQueue([...readQueue(), { key: newKey(), symbol, plan, board, at: new Date().toISOString() }]);
-    showStatus();
-    flush();
-  }
-
-  // A spoken sentence travels in the same queue: its symbols, in order, instead of one symbol.
-  function logSentence(symbols) {
-    writeQueue([...readQueue(), { key: newKey(), symbols, plan, board, at: new Date().toISOString() }]);
-    showStatus();
-    flush();
-  }
-
-  async function send(event) {
-    const fields = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined && value !== null));
-    try {
-      const response = await fetch(tapUrl, {
-        method: "POST",
-        body: new URLSearchParams(fields),
-        headers: { "X-CSRF-Token": csrf },
-        credentials: "same-origin",
-        redirect: "manual", // a redirect (say, to the login page) did not record the tap
-        signal: AbortSignal.timeout?.(10_000), // a hung request must not stall the queue
-      });
-      return response.status; // 0 for a redirect
-    } catch {
-      return 0;
-    }
-  }
-
-  async function drain() {
-    for (let event = readQueue()[0]; event; event = readQueue()[0]) {
-      const code = await send(event);
-      // 2xx, 409 (already have it) and other 4xx (a bad event) are done; the rest is retried. 403 is
-      // retried too: an expired session or patient mode left refuses the POST, and the taps must wait
-      // for the next page load (with a live session and a fresh token) instead of being dropped.
-      const retried = [403, 408, 429];
-      const done = (code >= 200 && code < 300) || (code >= 400 && code < 500 && !retried.includes(code));
-      lastFlushFailed = !done;
-      if (!done) return;
-      writeQueue(readQueue().filter((queued) => queued.key !== event.key));
-      showStatus();
-    }
-  }
-
-  function flush() {
-    flushing ??= drain().catch(console.error).finally(() => {
-      flushing = null;
-      showStatus();
-    });
-    return flushing;
-  }
-
-  function showStatus() {
-    if (!status) return;
-    const waiting = readQueue().length;
-    // Once shown, the notice stays (counting down) until the queue is empty.
-    if (waiting > 0 && (!navigator.onLine || lastFlushFailed || noticeShown)) {
-      clearTimeout(sentTimer);
-      status.textContent = offlineText.replaceAll("{n}", waiting);
-      status.hidden = false;
-      noticeShown = true;
-    } else if (waiting === 0 && noticeShown) {
-      noticeShown = false;
-      status.textContent = sentText;
-      status.hidden = !sentText;
-      if (sentText) sentTimer = setTimeout(() => (status.hidden = true), 4000);
-    }
-  }
-
   // --- Wiring --------------------------------------------------------------------------------
 
-  player.addEventListener("pointerdown", (event) => {
-    downTarget = event.target;
-    const cell = cellOf(event);
-    if (cell && event.button === 0) tap(cell); // touch and pen contact report button 0 too
+  // A choice by touch, dwell or scanning; on the default settings a touch chooses on pointerdown,
+  // so the clip starts before the finger lifts.
+  installAccess(player, {
+    onSelect(item) {
+      if (item.matches(".cell[data-symbol]")) tap(item);
+      else item.click();
+    },
   });
   player.addEventListener("pointerup", retryBlocked);
   player.addEventListener("click", (event) => {
-    const down = downTarget;
-    downTarget = null;
-    if (event.detail === 0) {
-      const cell = cellOf(event); // keyboard, switch or screen reader: no pointerdown came first
-      if (cell) tap(cell);
-      return;
-    }
-    retryBlocked();
-    // A word added on pointerdown can shift the layout so that the click of the same touch lands
-    // on another control (a folder link!): only a click on what was pressed may act.
-    if (down && !down.contains(event.target) && !event.target.contains(down)) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  }, true);
+    // Pointer clicks on cells were judged by access.js and never get here: this is the keyboard, a
+    // switch interface or a screen reader.
+    const cell = cellOf(event);
+    if (cell) tap(cell);
+  });
   player.addEventListener("keydown", (event) => {
     // A held key on a switch interface must not say the same word again and again.
     if (event.repeat && cellOf(event)) event.preventDefault();
@@ -279,11 +171,5 @@ if (player) {
 
   for (const cell of player.querySelectorAll(".cell[data-audio]")) safely(() => preload(cell.dataset.audio));
 
-  window.tagarelaPlayer = { queueLength: () => readQueue().length, flush };
-  addEventListener("online", flush);
-  addEventListener("offline", showStatus);
-  addEventListener("pageshow", (event) => event.persisted && flush()); // back from the bfcache
-  setInterval(() => readQueue().length > 0 && flush(), 15_000);
-  showStatus();
-  flush();
+  window.tagarelaPlayer = { queueLength: queue.length, flush: queue.flush };
 }

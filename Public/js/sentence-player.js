@@ -3,12 +3,13 @@
 // "?" makes a question. Speak plays the whole sentence's clip when the sentence was said before, else
 // the word clips in order, and logs the sentence; the server then makes the whole clip for next time.
 
+import { installAccess } from "./access.js";
 import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("sentence-player");
 
 if (player) {
-  const { tapUrl, csrf = "", plan = "", offlineText = "", questionOpen = "", negationAudio } = player.dataset;
+  const { tapUrl, csrf = "", plan = "", offlineText = "", sentText = "", questionOpen = "", negationAudio } = player.dataset;
   const known = new Map(Object.entries(JSON.parse(player.dataset.knownClips || "{}")));
   const steps = JSON.parse(player.dataset.steps || "{}");
   const cells = [...player.querySelectorAll(".cell[data-word]")];
@@ -33,6 +34,7 @@ if (player) {
     url: tapUrl,
     csrf,
     offlineText,
+    sentText,
     status: player.querySelector(".offline-status"),
     onSent: async (event, response) => {
       if (!event.words) return;
@@ -189,6 +191,14 @@ if (player) {
 
   // --- Wiring --------------------------------------------------------------------------------
 
+  // Touch, dwell and scanning choose through access.js (the patient's access settings); clicks that
+  // reach the page come from the keyboard or a screen reader.
+  installAccess(player, {
+    onSelect(item) {
+      if (item.matches(".cell[data-word]")) choose(item);
+      else item.click();
+    },
+  });
   player.querySelector(".sentence-choices").addEventListener("click", (event) => {
     const cell = event.target.closest(".cell[data-word]");
     if (cell) choose(cell);

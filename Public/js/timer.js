@@ -2,6 +2,8 @@
 // pauses and resumes, and sounds the alarm at zero. The end time lives in localStorage, so a
 // reload (or a tablet that went to sleep) carries on where it was.
 
+import { installAccess } from "./access.js";
+
 const timer = document.getElementById("timer");
 
 if (timer) {
@@ -67,5 +69,6 @@ if (timer) {
   if (state.done) { status.textContent = timer.dataset.doneText; toggle.hidden = true; timer.classList.add("is-done"); }
   render();
   setInterval(render, 250);
+  installAccess(timer); // pause and "new timer" by the patient's own access method
   window.tagarelaTimer = { state: () => ({ ...state }) };
 }

@@ -29,7 +29,7 @@ enum OfflineRoutes {
             context.app.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
         }.map { "/media/audio/\($0)" }
         let files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
-                     assets.sentenceScript, Assets.eventQueueModule, "/pictograms/\(TimerRoutes.animal).svg"]
+                     assets.sentenceScript, "/pictograms/\(TimerRoutes.animal).svg"] + Assets.importedModules
             + (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations
         return try json(OfflineBoards.Listing(pages: list.pagePaths, files: files))
     }

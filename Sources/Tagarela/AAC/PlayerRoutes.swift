@@ -49,7 +49,8 @@ enum PlayerRoutes {
                                                locale: context.locale)
             }
             return .board(PlayerPage(planId: plan.id!, name: plan.name, isBigSymbol: plan.planType == .bigSymbol, grid: grid,
-                                     offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" }))
+                                     offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" },
+                                     access: try AccessView.forPatient(plan.patientId, db)))
         }
         switch screen {
         case .board(let page): return context.render("aac/player", title: "player_title", page)
@@ -148,6 +149,7 @@ struct PlayerPage: Sendable, MustacheParent {
     let grid: String
     let offlineText: String
     let backURL: String?
+    let access: AccessView
 
     func child(named name: String) -> Any? {
         switch name {
@@ -157,6 +159,7 @@ struct PlayerPage: Sendable, MustacheParent {
         case "grid": grid
         case "offlineText": offlineText
         case "backURL": backURL
+        case "access": access
         default: nil
         }
     }

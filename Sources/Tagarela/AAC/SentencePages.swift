@@ -114,9 +114,12 @@ struct SentencePlayerPage: Sendable {
     let questionOpen: String
     let offlineText: String
     let stepTexts: String
+    /// The patient's access methods (cell size, labels, scanning…).
+    let access: AccessView
 
-    init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, negationAudioURL: String?,
-         _ t: Translator) {
+    init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, access: AccessView,
+         negationAudioURL: String?, _ t: Translator) {
+        self.access = access
         planId = plan.id!
         name = plan.name
         let openers = Set(SentenceRules.openers(grammar))

@@ -120,14 +120,15 @@ enum SentenceRoutes {
     /// The builder, one step at a time. Every word is on the page (its clip preloaded); the script shows
     /// only the words the last choice allows.
     static func player(_ context: RequestContext, plan: Plan) throws -> Response {
-        let (grammar, known) = try context.database.read { db in
-            (try SentenceGrammar.fetch(planId: plan.id!, db), try knownClips(planId: plan.id!, db))
+        let (grammar, known, access) = try context.database.read { db in
+            (try SentenceGrammar.fetch(planId: plan.id!, db), try knownClips(planId: plan.id!, db),
+             try AccessView.forPatient(plan.patientId, db))
         }
         let locale = language(of: grammar, fallback: context.locale)
         let negation = SentenceRules.negation(locale), voice = SpeechAudio.voice(for: locale)
         let render = { @Sendable (context: RequestContext, negationClip: String?) -> Response in
             context.render("aac/sentence-player", title: "player_title", SentencePlayerPage(
-                plan: plan, grammar: grammar, knownClips: known, locale: locale,
+                plan: plan, grammar: grammar, knownClips: known, locale: locale, access: access,
                 negationAudioURL: negationClip.map { "/media/audio/\($0)" }, context.t))
         }
         if let clip = context.app.speech.existing(text: negation, voice: voice) { return render(context, clip) }

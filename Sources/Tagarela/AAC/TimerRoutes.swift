@@ -17,10 +17,10 @@ enum TimerRoutes {
     @Sendable static func timer(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let query = context.request.query
-        let symbols = try context.database.read { db in
+        let (symbols, access) = try context.database.read { db in
             // Activities are the symbols of the patient's plans, sentence words included (seed 001's
             // planner offered the verbs).
-            try PlanSymbols.of(patient: actor.userId, db)
+            (try PlanSymbols.of(patient: actor.userId, db), try AccessView.forPatient(actor.userId, db))
         }
         guard query["start"] != nil else {
             return context.render("aac/timer", title: "timer_title",
@@ -47,7 +47,7 @@ enum TimerRoutes {
                 return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
                     activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
                     startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
-                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)"))
+                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)", access: access))
             }, context)
         }
     }
@@ -96,4 +96,5 @@ struct TimerRunPage: Sendable {
     let alarmURL: String?
     /// Where the browser keeps this timer's end time.
     let key: String
+    let access: AccessView
 }

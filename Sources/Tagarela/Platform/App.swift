@@ -39,6 +39,7 @@ public final class App: Responder {
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
         + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates + OfflineRoutes.templates
         + SentenceRoutes.templates
+        + AccessRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -70,6 +71,7 @@ public final class App: Responder {
         SentenceRoutes.add(to: &router)
         OBFRoutes.add(to: &router)
         OfflineRoutes.add(to: &router)
+        AccessRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,

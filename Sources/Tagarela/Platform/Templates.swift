@@ -104,8 +104,8 @@ struct PageChrome: Sendable, MustacheParent {
 
 /// Fingerprinted URLs of the assets every page loads.
 struct Assets: Sendable, MustacheParent {
-    /// Imported by the player scripts (ES modules import by plain URL, so this one is not fingerprinted).
-    static let eventQueueModule = "/js/event-queue.js"
+    /// Imported by the player scripts: ES modules import by plain URL, so these are not fingerprinted.
+    static let importedModules = ["/js/access.js", "/js/event-queue.js"]
 
     func child(named name: String) -> Any? {
         switch name {
