@@ -37,7 +37,7 @@ public final class App: Responder {
     static let requiredTemplates = ["layout", "errors/error"] + SiteRoutes.templates + AccountsRoutes.templates
         + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
         + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates
+        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + EduCATRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -66,6 +66,7 @@ public final class App: Responder {
         PlayerRoutes.add(to: &router)
         UsageRoutes.add(to: &router)
         TimerRoutes.add(to: &router)
+        EduCATRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -88,7 +89,9 @@ public final class App: Responder {
                              evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
                              playerScript: staticFiles.url(for: "/js/board-player.js"),
                              recorderScript: staticFiles.url(for: "/js/recorder.js"),
-                             timerScript: staticFiles.url(for: "/js/timer.js"))
+                             timerScript: staticFiles.url(for: "/js/timer.js"),
+                             educatScript: staticFiles.url(for: "/js/educat/educat.js"),
+                             educatStylesheet: staticFiles.url(for: "/css/educat.css"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

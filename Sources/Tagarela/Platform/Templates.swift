@@ -104,6 +104,8 @@ struct Assets: Sendable, MustacheParent {
         case "playerScript": playerScript
         case "recorderScript": recorderScript
         case "timerScript": timerScript
+        case "educatScript": educatScript
+        case "educatStylesheet": educatStylesheet
         default: nil
         }
     }
@@ -114,4 +116,6 @@ struct Assets: Sendable, MustacheParent {
     let playerScript: String
     let recorderScript: String
     let timerScript: String
+    let educatScript: String
+    let educatStylesheet: String
 }
