@@ -187,12 +187,40 @@ def test_a_normal_game_counts_taps_on_empty_space_as_errors_and_works_by_touch_a
     item(page, state(page)["target"]).send_keys(Keys.ENTER)
     assert page.find_element(By.CSS_SELECTOR, ".educat-hits").text == "2"
     assert page.find_element(By.CSS_SELECTOR, ".educat-errors").text == "1"
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    page.find_element(By.CSS_SELECTOR, ".educat-repeat").click()
+    assert played(page)[-1] == item(page, state(page)["target"]).get_attribute("data-clip"), "Escolta repeats the question"
     sample = page.execute_script("return window.tagarelaEducat.sample(400)")
     assert set(sample) == set("aeiou"), "the random choice reaches every vowel"
     for element in page.find_elements(By.CSS_SELECTOR, ".educat-item, .educat-button"):
         if element.is_displayed():
             assert element.size["width"] >= 64 and element.size["height"] >= 64
     assert serious_accessibility_violations(page) == []
+
+
+def test_the_pages_challenge_rules_match_the_servers(demo_server, page):
+    """challenge.js plays by EduCATChallenge's rules (the Swift unit tests' scenario)."""
+    log_in(page, demo_server, "elisa")
+    page.get(demo_server.url + "/educat")
+    outcome = page.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        import('/js/educat/challenge.js').then((m) => {
+          let g = m.newChallenge({ seconds: 9, lives: 3 }, 2);
+          const before = m.answer(g, 'hit').hits;
+          g = m.start(g);
+          g = m.answer(m.answer(g, 'hit'), 'hit');
+          const tie = [m.recordOf(g), m.isNewRecord(g)];
+          g = m.answer(g, 'hit');
+          const beaten = [m.recordOf(g), m.isNewRecord(g)];
+          g = m.answer(m.answer(g, 'miss'), 'timeout');
+          const oneLife = [g.lives, g.phase, m.livesText(g.lives)];
+          g = m.answer(g, 'miss');
+          const over = [g.phase, g.hits, g.errors, m.answer(g, 'hit').hits];
+          g = m.start(g);
+          done({ before, tie, beaten, oneLife, over, next: [g.hits, g.lives, m.recordOf(g)] });
+        });""")
+    assert outcome == {"before": 0, "tie": [2, False], "beaten": [3, True], "oneLife": [1, "asking", "*"],
+                       "over": ["over", 3, 3, 3], "next": [0, 3, 3]}
 
 
 def test_the_conta_cops_lesson_keeps_the_seeds_timing_and_letters_turn_cursive(demo_server, page):

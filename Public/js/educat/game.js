@@ -14,6 +14,7 @@ export function setUpGame(root) {
   const isContaCops = root.dataset.area === "conta-cops";
   const q = (selector) => root.querySelector(selector);
   const question = q(".educat-question");
+  const repeat = q(".educat-repeat");
   const hitsOut = q(".educat-hits"), errorsOut = q(".educat-errors");
   const livesOut = q(".educat-lives"), recordOut = q(".educat-record"), timeOut = q(".educat-time");
   const dialog = q(".educat-end");
@@ -69,6 +70,7 @@ export function setUpGame(root) {
       say(target.dataset.clip);
     }
     if (isChallenge) deadline = now() + settings.seconds * 1000;
+    repeat.hidden = false;
   }
 
   function reveal(word) {
@@ -86,6 +88,11 @@ export function setUpGame(root) {
 
   /** outcome: "hit", "miss" or "timeout". */
   function answer(outcome) {
+    settle(outcome);
+    repeat.hidden = !target;
+  }
+
+  function settle(outcome) {
     if (!target) return;
     const word = target;
     say(outcome === "hit" ? pick(congratulations) : pick(scoldings));
@@ -139,6 +146,7 @@ export function setUpGame(root) {
 
   function end() {
     mover?.stop();
+    repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
     post(result(0));
     q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
@@ -155,6 +163,11 @@ export function setUpGame(root) {
     showTime();
     question.hidden = false;
     question.focus();
+  });
+
+  // "Escolta": the open question once more (the seed had none; a child forgets).
+  repeat.addEventListener("click", () => {
+    if (target) say(isContaCops ? target.clip : target.dataset.clip);
   });
 
   question.addEventListener("click", () => {

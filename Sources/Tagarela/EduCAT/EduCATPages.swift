@@ -137,6 +137,7 @@ struct EduCATGamePage: Sendable {
     let livesText: String
     let record: Int
     let labels: [String: String]
+    let listenLabel: String
 
     init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, settings: EduCATSettings, record: Int, bar: EduCATBar) {
         self.bar = bar
@@ -155,6 +156,7 @@ struct EduCATGamePage: Sendable {
         livesText = Array(repeating: "*", count: settings.lives).joined(separator: " ")
         self.record = record
         labels = pack.labels
+        listenLabel = pack.label("listen")
     }
 }
 
@@ -209,7 +211,8 @@ struct EduCATResultsPage: Sendable {
                     LineChart.Series(name: t["educat_mode_normal"], values: games.map { $0.mode == "normal" ? Double($0.hits) : nil },
                                      colour: LineChart.palette[2]),
                 ],
-                format: { String(Int($0.rounded())) }).svg
+                // Hits are whole, the axis's padded bounds are not: whole numbers plain, others with a decimal.
+                format: { $0 == $0.rounded() ? String(Int($0)) : format.decimal($0) }).svg
             return svg.isEmpty ? nil : Chart(svg: svg)
         }
         rows = results.reversed().map { result in
