@@ -21,8 +21,9 @@ struct EduCATPack: Decodable, Sendable {
         var syllableCount: Int { syllables.count }
         /// "CA - SA", as the seed shows it.
         var syllablesText: String { syllables.map { $0.uppercased() }.joined(separator: " - ") }
-        /// The reading with a pause after each syllable (espeak-ng pauses at a full stop).
-        var syllabifiedReading: String { syllables.map { $0 + "." }.joined(separator: " ") }
+        /// The reading with a clap-long pause after each syllable: espeak-ng reads "ca. sa." almost
+        /// without a pause (an abbreviation?), but a blank line ends a paragraph, about 0.8 s.
+        var syllabifiedReading: String { syllables.map { $0 + "." }.joined(separator: "\n\n") }
     }
 
     let language: String
