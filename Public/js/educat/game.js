@@ -155,15 +155,21 @@ export function setUpGame(root) {
   }
 
   dialog.querySelector(".educat-end-ok").addEventListener("click", () => {
-    dialog.close?.();
-    dialog.removeAttribute("open");
+    if (dialog.close) dialog.close(); else dialog.removeAttribute("open");
+    afterEnd();
+  });
+  // OK or Escape: either way the pop-up is gone and the screen is ready for a new game.
+  dialog.addEventListener("close", afterEnd);
+
+  function afterEnd() {
+    if (game.phase !== "over") return;
     // Ready for a new game: counters from zero, the record kept, Pregunta back.
     game = { ...rules.newChallenge(settings, rules.recordOf(game)) };
     show();
     showTime();
     question.hidden = false;
     question.focus();
-  });
+  }
 
   // "Escolta": the open question once more (the seed had none; a child forgets).
   repeat.addEventListener("click", () => {
