@@ -146,4 +146,48 @@ import Testing
         }
         #expect(FileManager.default.fileExists(atPath: audio + "/" + EduCATContent.tuneFile))
     }
+
+    /// The authorization matrix's personas on eduCAT's pages: children's pages for patients only,
+    /// the results of linked patients for their tutors and clinicians, settings for clinicians.
+    @Test func everyRoleReachesOnlyItsEduCATPages() async throws {
+        let world = try await AuthorizationTests.World()
+        let child = ["elisa": 200, "carla-mode": 200]
+        let pages: [(String, [String: Int])] = [
+            ("/educat", child), ("/educat/letters", child), ("/educat/conta-cops/challenge", child), ("/educat/records", child),
+            ("/patients/{Carla Costa}/educat", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404]),
+            ("/patients/{Davi Alves}/educat", ["ana": 200, "nadia": 404, "bruno": 404, "beatriz": 200]),
+            ("/patients/{Elisa Martins}/educat", ["ana": 404, "nadia": 200, "bruno": 404, "beatriz": 404]),
+        ]
+        for (template, allowed) in pages {
+            for persona in AuthorizationTests.personas {
+                let expected = persona == "anonymous" ? 303 : allowed[persona] ?? 403
+                #expect(try world.browsers[persona]!.get(world.path(template)).status == expected, "\(persona) GET \(template)")
+            }
+        }
+        func stored() throws -> String {
+            try world.test.read { db in
+                try ["educatResult", "educatRecord", "educatSettings"].map {
+                    try Row.fetchAll(db, sql: "SELECT * FROM \($0)").map(\.description).joined(separator: "\n")
+                }.joined(separator: "\n--\n")
+            }
+        }
+        let result = challenge(hits: 1)
+        let settings = [("seconds", "12"), ("lives", "4"), ("language", "")]
+        for persona in AuthorizationTests.personas where !["elisa", "carla-mode"].contains(persona) {
+            let before = try stored()
+            #expect(try world.browsers[persona]!.post("/educat/results", result).status == 403, "\(persona) posts a result")
+            #expect(try stored() == before)
+        }
+        for (persona, template, expected) in [("bruno", "/patients/{Carla Costa}/educat/settings", 403),
+                                              ("carla-mode", "/patients/{Carla Costa}/educat/settings", 403),
+                                              ("nadia", "/patients/{Davi Alves}/educat/settings", 404),
+                                              ("dani", "/patients/{Carla Costa}/educat/settings", 403),
+                                              ("anonymous", "/patients/{Carla Costa}/educat/settings", 403)] {
+            let before = try stored()
+            #expect(try world.browsers[persona]!.post(world.path(template), settings).status == expected, "\(persona) POST \(template)")
+            #expect(try stored() == before)
+        }
+        #expect(try world.browsers["elisa"]!.post("/educat/results", result).status == 200)
+        #expect(try world.browsers["nadia"]!.post(world.path("/patients/{Elisa Martins}/educat/settings"), settings).status == 303)
+    }
 }
