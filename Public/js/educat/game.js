@@ -236,6 +236,7 @@ export function setUpGame(root) {
       time: timeOut ? Number(timeOut.textContent) : null, posted, response: lastResponse,
     }),
     frames: () => mover?.frames ?? 0,
+    busy: () => mover?.busy ?? 0,
     sample: (n) => Array.from({ length: n }, () => pick(items.length ? items : words)).map((x) => x.dataset?.item ?? x.word),
   });
 }

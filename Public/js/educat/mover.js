@@ -9,6 +9,7 @@ export class Mover {
     this.items = elements.map((element) => ({ element, x: 0, y: 0, tx: 0, ty: 0, speed: 0 }));
     this.moving = false;
     this.frames = 0;
+    this.busy = 0; // ms of script spent moving, for the frame-rate report
     this.last = now();
     this.measure();
     this.layOut();
@@ -67,6 +68,7 @@ export class Mover {
     const seconds = Math.min(0.1, Math.max(0, (time - this.last) / 1000));
     this.last = time;
     if (!this.moving) return;
+    const began = performance.now();
     this.frames += 1;
     for (const item of this.items) {
       const dx = item.tx - item.x, dy = item.ty - item.y;
@@ -82,5 +84,6 @@ export class Mover {
       }
       this.place(item);
     }
+    this.busy += performance.now() - began;
   }
 }
