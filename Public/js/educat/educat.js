@@ -1,7 +1,7 @@
 // eduCAT pages: the bar (help clip, music), then whatever the page is (menu, lesson, game).
 import { runDue } from "./clock.js";
 import { say, played, setUpMusic } from "./sound.js";
-import { setUpLesson } from "./lesson.js";
+import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
 
 const root = document.getElementById("educat");
@@ -13,7 +13,7 @@ if (root) {
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
   switch (root.dataset.page) {
     case "lesson": setUpLesson(root); break;
-    case "game": setUpGame(root); break;
+    case "game": setUpCaseToggle(root); setUpGame(root); break;
     case "information": say(root.querySelector(".educat-read")?.dataset.clip); break;
     default: break;
   }

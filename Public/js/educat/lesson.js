@@ -4,15 +4,20 @@
 import { later } from "./clock.js";
 import { say, pick } from "./sound.js";
 
-export function setUpLesson(root) {
-  root.querySelectorAll(".educat-key").forEach((key) => key.addEventListener("click", () => say(key.dataset.clip)));
-
+/** "Lletra lligada": capitals or joined-up lower case, in lessons and games alike. */
+export function setUpCaseToggle(root) {
   const toggle = root.querySelector(".educat-case");
   toggle?.addEventListener("click", () => {
     const cursive = toggle.getAttribute("aria-pressed") !== "true";
     toggle.setAttribute("aria-pressed", String(cursive));
     root.classList.toggle("is-cursive", cursive);
   });
+}
+
+export function setUpLesson(root) {
+  root.querySelectorAll(".educat-key").forEach((key) => key.addEventListener("click", () => say(key.dataset.clip)));
+
+  setUpCaseToggle(root);
 
   const question = root.querySelector(".educat-question");
   if (!question) return;

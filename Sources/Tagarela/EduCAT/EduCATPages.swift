@@ -138,6 +138,8 @@ struct EduCATGamePage: Sendable {
     let record: Int
     let labels: [String: String]
     let listenLabel: String
+    /// Letters can be shown joined-up in the games too, as in the seed's prototype screens (A12).
+    let hasCaseToggle: Bool
 
     init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, settings: EduCATSettings, record: Int, bar: EduCATBar) {
         self.bar = bar
@@ -157,6 +159,7 @@ struct EduCATGamePage: Sendable {
         self.record = record
         labels = pack.labels
         listenLabel = pack.label("listen")
+        hasCaseToggle = area == .vowels || area == .alphabet
     }
 }
 
