@@ -209,6 +209,24 @@ def test_a_normal_game_counts_taps_on_empty_space_as_errors_and_works_by_touch_a
             assert element.size["width"] >= 64 and element.size["height"] >= 64
     assert serious_accessibility_violations(page) == []
 
+    # Leaving a normal game stores it; leaving a challenge after one answer stores it as abandoned,
+    # with its lives left, and keeps the record it beat.
+    page.get(demo_server.url + "/educat/vowels/challenge")
+    hold_clock(page)
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    item(page, state(page)["target"]).click()
+    page.find_element(By.CSS_SELECTOR, ".educat-back").click()
+    WebDriverWait(page, 5).until(lambda p: path_of(p) == "/educat/vowels")
+    page.get(demo_server.url + "/educat/records")
+    assert page.find_element(By.CSS_SELECTOR, ".educat-record-vowels .educat-record-value").text == "1"
+    page.get(demo_server.url + "/patient-mode/exit")
+    page.find_element(By.ID, "password").send_keys(DEMO_PASSWORD)
+    submit(page)
+    page.get(demo_server.url + "/patients/7/educat")
+    rows = [[td.text for td in r.find_elements(By.TAG_NAME, "td")][1:6]
+            for r in page.find_elements(By.CSS_SELECTOR, "table.educat-results tbody tr")]
+    assert rows == [["Vogais", "Desafio", "1", "0", "3"], ["Vogais", "Jogo", "2", "1", "–"]]
+
 
 def test_the_pages_challenge_rules_match_the_servers(demo_server, page):
     """challenge.js plays by EduCATChallenge's rules (the Swift unit tests' scenario)."""
