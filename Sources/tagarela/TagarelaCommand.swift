@@ -8,7 +8,7 @@ struct TagarelaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagarela",
         abstract: "Tagarela: AAC boards, eduCAT games, nutrition and body composition for clinics and families.",
-        subcommands: [Serve.self, Migrate.self, Backup.self, SeedDemo.self, UserCommand.self])
+        subcommands: [Serve.self, Migrate.self, Backup.self, SeedDemo.self, UserCommand.self, EduCATAudioCommand.self])
 }
 
 /// Where the data and the templates are; shared by every subcommand.
@@ -106,6 +106,32 @@ struct SeedDemo: AsyncParsableCommand {
         for login in logins {
             print("  \(login.username.padding(toLength: 10, withPad: " ", startingAt: 0)) \(login.role.padding(toLength: 10, withPad: " ", startingAt: 0)) \(login.name)")
         }
+    }
+}
+
+struct EduCATAudioCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "educat-audio",
+        abstract: "Generate the eduCAT games' clips (espeak-ng) and background tune (sox) once; fast when already done.")
+
+    @OptionGroup var locations: Locations
+
+    func run() async throws {
+        let configuration = locations.appConfiguration
+        let terminal = isatty(STDOUT_FILENO) == 1
+        let summary = try EduCATAudio.generate(
+            resourcesDirectory: configuration.resourcesDirectory, audioDirectory: configuration.audioFolder,
+            progress: { step in
+                // On a terminal one line that updates; in a log one line per finished language.
+                if terminal {
+                    print("\r\u{1B}[Keducat audio: \(step)", terminator: "")
+                    fflush(nil)
+                } else if let counts = step.split(separator: " ").last?.split(separator: "/"), counts.count == 2, counts[0] == counts[1] {
+                    print("educat audio: \(step)")
+                }
+            })
+        if terminal { print("\r\u{1B}[K", terminator: "") }
+        print("educat audio: \(summary.total) clips in \(configuration.audioFolder) (\(summary.generated) new)")
     }
 }
 

@@ -70,6 +70,11 @@ struct OfflineBoards: Equatable {
     /// Every page a patient plays from: the list of boards, each board, and the timer's form.
     var pagePaths: [String] { OfflineBoards.pagePaths(planIds: planIds) }
 
+    /// The pages kept offline, as `Public/sw.js` recognises them.
+    static func isBoardPage(_ path: String) -> Bool {
+        path == "/play" || path == "/timer" || path.wholeMatch(of: /\/play\/[0-9]+/) != nil
+    }
+
     static func pagePaths(planIds: [Int64]) -> [String] {
         ["/play", "/timer"] + planIds.map { "/play/\($0)" }
     }

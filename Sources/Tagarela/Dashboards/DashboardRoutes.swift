@@ -151,6 +151,9 @@ struct PatientDashboard: Sendable {
             if key == "boards", boards > 0 {
                 return Tile(key: key, label: t["tile_boards"], status: t("tile_boards_count", ["count": "\(boards)"]), href: "/play")
             }
+            if key == "games" {
+                return Tile(key: key, label: t["tile_games"], status: t["educat_tile_status"], href: "/educat")
+            }
             if key == "meals" {
                 return Tile(key: key, label: t["tile_meals"],
                             status: pendingMeals == 0 ? t["tile_meals_empty"] : t("tile_meals_pending", ["count": "\(pendingMeals)"]),

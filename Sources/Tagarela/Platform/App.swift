@@ -40,6 +40,7 @@ public final class App: Responder {
         + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates + OfflineRoutes.templates
         + SentenceRoutes.templates
         + AccessRoutes.templates
+        + EduCATRoutes.templates
 
     public static func make(
         _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
@@ -72,6 +73,7 @@ public final class App: Responder {
         OBFRoutes.add(to: &router)
         OfflineRoutes.add(to: &router)
         AccessRoutes.add(to: &router)
+        EduCATRoutes.add(to: &router)
 
         return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                    staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -96,7 +98,9 @@ public final class App: Responder {
                              recorderScript: staticFiles.url(for: "/js/recorder.js"),
                              timerScript: staticFiles.url(for: "/js/timer.js"),
                              sentenceScript: staticFiles.url(for: "/js/sentence-player.js"),
-                             pwaScript: staticFiles.url(for: "/js/pwa.js"))
+                             pwaScript: staticFiles.url(for: "/js/pwa.js"),
+                             educatScript: staticFiles.url(for: "/js/educat/educat.js"),
+                             educatStylesheet: staticFiles.url(for: "/css/educat.css"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

@@ -12,6 +12,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 aac v1", migrate: AACSchema.v1)
         migrator.registerMigration("2026-11 aac v2 sentence plans", migrate: AACSchema.v2SentencePlans)
         migrator.registerMigration("2026-11 access v1", migrate: AccessSchema.v1)
+        migrator.registerMigration("2026-11 educat v1", migrate: EduCATSchema.v1)
         return migrator
     }
 }

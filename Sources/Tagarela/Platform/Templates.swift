@@ -97,7 +97,9 @@ struct PageChrome: Sendable, MustacheParent {
         homePath = context.actor.map { $0.role.homePath }
         isPatientMode = context.actor?.isPatientMode ?? false
         self.flash = flash
-        keepsBoardsOffline = context.actor?.role == .patient
+        // Only the pages that play from the boards ask the worker to keep them: the sync is heavy,
+        // and the games or the meal check-in have nothing to keep.
+        keepsBoardsOffline = context.actor?.role == .patient && OfflineBoards.isBoardPage(context.request.path)
         forgetsOfflineBoards = context.signedIn == nil
     }
 }
@@ -117,6 +119,8 @@ struct Assets: Sendable, MustacheParent {
         case "timerScript": timerScript
         case "sentenceScript": sentenceScript
         case "pwaScript": pwaScript
+        case "educatScript": educatScript
+        case "educatStylesheet": educatStylesheet
         default: nil
         }
     }
@@ -129,4 +133,6 @@ struct Assets: Sendable, MustacheParent {
     let timerScript: String
     let sentenceScript: String
     let pwaScript: String
+    let educatScript: String
+    let educatStylesheet: String
 }

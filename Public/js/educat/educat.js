@@ -1,0 +1,20 @@
+// eduCAT pages: the bar (help clip, music), then whatever the page is (menu, lesson, game).
+import { runDue } from "./clock.js";
+import { say, played, setUpMusic } from "./sound.js";
+import { setUpLesson, setUpCaseToggle } from "./lesson.js";
+import { setUpGame } from "./game.js";
+
+const root = document.getElementById("educat");
+
+if (root) {
+  window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, { played, tick: runDue });
+  root.querySelectorAll(".educat-help, .educat-read").forEach((button) =>
+    button.addEventListener("click", () => say(button.dataset.clip)));
+  setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
+  switch (root.dataset.page) {
+    case "lesson": setUpLesson(root); break;
+    case "game": setUpCaseToggle(root); setUpGame(root); break;
+    case "information": say(root.querySelector(".educat-read")?.dataset.clip); break;
+    default: break;
+  }
+}

@@ -1,0 +1,57 @@
+// Voice clips (one at a time: a new clip cuts the previous one) and the looping background tune,
+// which starts on the first tap or key press (browsers allow sound only after a gesture) unless
+// muted, and carries on from the same moment on the next screen.
+
+const voice = new Audio();
+voice.preload = "auto";
+/** Every clip asked for, in order: what tests listen to. */
+export const played = [];
+
+export function say(url) {
+  if (!url) return;
+  played.push(url);
+  voice.pause();
+  voice.src = url;
+  voice.play().catch(() => {});
+}
+
+/** One of the clips, uniformly at random. */
+export function pick(list) {
+  return list[Math.floor(Math.random() * list.length)];
+}
+
+const mutedKey = "tagarela-educat-muted";
+const positionKey = "tagarela-educat-tune-position";
+
+export function setUpMusic(button, tune) {
+  if (!button || !tune) return;
+  let muted = false;
+  try { muted = localStorage.getItem(mutedKey) === "1"; } catch { /* private mode: not muted */ }
+  const show = () => button.setAttribute("aria-pressed", String(!muted));
+  const start = () => {
+    if (muted || !tune.paused) return;
+    tune.volume = 0.3;
+    const position = Number(sessionStorage.getItem(positionKey) || 0);
+    if (position > 0 && tune.readyState === 0) {
+      tune.addEventListener("loadedmetadata", () => { tune.currentTime = position % (tune.duration || 1); }, { once: true });
+    }
+    tune.play().catch(() => {});
+  };
+  const firstGesture = () => {
+    document.removeEventListener("pointerdown", firstGesture, true);
+    document.removeEventListener("keydown", firstGesture, true);
+    start();
+  };
+  document.addEventListener("pointerdown", firstGesture, true);
+  document.addEventListener("keydown", firstGesture, true);
+  button.addEventListener("click", () => {
+    muted = !muted;
+    try { localStorage.setItem(mutedKey, muted ? "1" : "0"); } catch { /* stays for this page */ }
+    show();
+    if (muted) tune.pause(); else start();
+  });
+  window.addEventListener("pagehide", () => {
+    try { sessionStorage.setItem(positionKey, String(tune.currentTime || 0)); } catch { /* starts over */ }
+  });
+  show();
+}

@@ -1,0 +1,143 @@
+import Foundation
+import Synchronization
+
+/// One language's eduCAT content (Data/educat/<language>.json): the child-facing labels, the items of
+/// each area with what the voice says, the feedback phrases, help texts and the conta-cops words.
+/// Every spoken text is pre-generated as a clip (`tagarela educat-audio`); pages only name the clips.
+struct EduCATPack: Decodable, Sendable {
+    struct Item: Decodable, Sendable {
+        /// What is shown: "7", "b".
+        let symbol: String
+        /// What the voice says: "set", "be" (letters by their names).
+        let spoken: String
+    }
+
+    struct Word: Decodable, Sendable {
+        let word: String
+        let syllables: [String]
+        /// An OpenMoji hexcode listed in Data/pictograms.json.
+        let pictogram: String
+
+        var syllableCount: Int { syllables.count }
+        /// "CA - SA", as the seed shows it.
+        var syllablesText: String { syllables.map { $0.uppercased() }.joined(separator: " - ") }
+        /// The reading with a clap-long pause after each syllable: espeak-ng reads "ca. sa." almost
+        /// without a pause (an abbreviation?), but a blank line ends a paragraph, about 0.8 s.
+        var syllabifiedReading: String { syllables.map { $0 + "." }.joined(separator: "\n\n") }
+    }
+
+    let language: String
+    let voice: String
+    let labels: [String: String]
+    let numbers: [Item]
+    let alphabet: [Item]
+    let vowels: [String]
+    let congratulations: [String]
+    let scoldings: [String]
+    let help: [String: String]
+    let information: String
+    let words: [Word]
+
+    func label(_ key: String) -> String { labels[key] ?? key }
+
+    /// The vowels as items, spoken like the same letters of the alphabet (one clip for both).
+    var vowelItems: [Item] {
+        vowels.compactMap { vowel in alphabet.first { $0.symbol == vowel } }
+    }
+
+    /// The items of a moving-items area.
+    func items(_ area: EduCATArea) -> [Item] {
+        switch area {
+        case .numbers: numbers
+        case .vowels: vowelItems
+        case .alphabet: alphabet
+        case .contaCops: []
+        }
+    }
+
+    /// Every text the voice says in this pack, each once.
+    var spokenTexts: [String] {
+        var texts = numbers.map(\.spoken) + alphabet.map(\.spoken) + congratulations + scoldings
+        texts += help.keys.sorted().compactMap { help[$0] } + [information]
+        texts += words.flatMap { [$0.word, $0.syllabifiedReading] }
+        var seen = Set<String>()
+        return texts.filter { seen.insert(SpeechAudio.trimmed($0)).inserted }
+    }
+
+    /// The URL of the pre-generated clip saying `text`.
+    func clipURL(_ text: String) -> String { "/media/audio/" + SpeechAudio.fileName(text: text, voice: voice) }
+
+    /// What is wrong with the pack's data (empty when it is sound): the checks the tests and the
+    /// audio step run. `pictograms` are the hexcodes that can be shown.
+    func problems(pictograms: Set<String>) -> [String] {
+        var problems: [String] = []
+        let requiredLabels = ["numbers", "letters", "vowels", "alphabet", "contaCops", "records", "information", "lesson",
+                              "game", "challenge", "back", "help", "question", "hits", "errors", "lives", "record", "time",
+                              "ok", "newRecordTitle", "newRecordMessage", "gameOverTitle", "gameOverMessage", "capitals",
+                              "cursive", "music", "playArea", "syllables", "answer", "listen"]
+        problems += requiredLabels.filter { (labels[$0] ?? "").isEmpty }.map { "\(language): label \($0) missing" }
+        if numbers.map(\.symbol) != (0...9).map(String.init) { problems.append("\(language): numbers are not 0–9") }
+        if alphabet.map(\.symbol) != "abcdefghijklmnopqrstuvwxyz".map(String.init) { problems.append("\(language): alphabet is not a–z") }
+        if vowels != ["a", "e", "i", "o", "u"] { problems.append("\(language): vowels are not a e i o u") }
+        if congratulations.count < 8 { problems.append("\(language): fewer than 8 congratulations") }
+        if scoldings.count < 8 { problems.append("\(language): fewer than 8 scoldings") }
+        for key in EduCATScreen.allCases.map(\.helpKey) where (help[key] ?? "").isEmpty {
+            problems.append("\(language): help text \(key) missing")
+        }
+        if words.count < 20 { problems.append("\(language): fewer than 20 words") }
+        var seenWords = Set<String>()
+        for word in words {
+            if !seenWords.insert(word.word).inserted { problems.append("\(language): \(word.word) twice") }
+            if !(1...5).contains(word.syllableCount) { problems.append("\(language): \(word.word) has \(word.syllableCount) syllables") }
+            let letters = word.word.filter { $0 != "-" && $0 != " " }
+            if word.syllables.joined() != letters { problems.append("\(language): \(word.syllables) do not spell \(word.word)") }
+            if word.syllables.contains(where: { $0.isEmpty }) { problems.append("\(language): \(word.word) has an empty syllable") }
+            if !pictograms.contains(word.pictogram) { problems.append("\(language): \(word.word)'s pictogram \(word.pictogram) is not installed") }
+        }
+        return problems
+    }
+}
+
+/// The three content packs, loaded once per resources folder.
+struct EduCATContent: Sendable {
+    static let languages = ["ca", "es", "pt-BR"]
+    /// The seed's language: the pack for a patient whose language has none (or is unset).
+    static let defaultLanguage = "ca"
+    /// The background tune made by sox (see EduCATAudio); a fixed name, versioned by hand.
+    static let tuneFile = "educat-tune-v1.mp3"
+    static var tuneURL: String { "/media/audio/" + tuneFile }
+
+    let packs: [String: EduCATPack]
+
+    func pack(_ language: String?) -> EduCATPack {
+        language.flatMap { packs[$0] } ?? packs[Self.defaultLanguage]!
+    }
+
+    static func load(from directory: String) throws -> EduCATContent {
+        var packs: [String: EduCATPack] = [:]
+        for language in languages {
+            let path = directory + "/\(language).json"
+            guard let data = FileManager.default.contents(atPath: path) else { throw LoadError.missing(path) }
+            packs[language] = try JSONDecoder().decode(EduCATPack.self, from: data)
+        }
+        return EduCATContent(packs: packs)
+    }
+
+    enum LoadError: Error { case missing(String) }
+
+    private static let loaded = Mutex<[String: EduCATContent]>([:])
+
+    /// The packs under `<resources>/Data/educat`, read from disk the first time only.
+    static func shared(resourcesDirectory: String) throws -> EduCATContent {
+        if let content = loaded.withLock({ $0[resourcesDirectory] }) { return content }
+        let content = try load(from: resourcesDirectory + "/Data/educat")
+        loaded.withLock { $0[resourcesDirectory] = content }
+        return content
+    }
+}
+
+/// The screens that have a help text; their keys in the pack's `help`.
+enum EduCATScreen: String, CaseIterable, Sendable {
+    case menu, numbers, letters, vowels, alphabet, contaCops, records, lesson, game, challenge, contaCopsLesson, contaCopsGame
+    var helpKey: String { rawValue }
+}
