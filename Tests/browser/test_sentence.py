@@ -1,7 +1,9 @@
 """The sentence builder in patient mode: each step offers only what the word before allows, every
 chosen word is heard, and "speak" plays the words in order the first time and the whole sentence's
 own clip the next."""
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import serious_accessibility_violations
@@ -105,3 +107,24 @@ def test_yo_no_quiero_comer_as_a_question(demo_server, page):
     page.get(davi + "/usage")
     sentences = [item.text for item in page.find_elements(By.CSS_SELECTOR, "#sentences-title + ol li strong")]
     assert "¿Yo no quiero comer?" in sentences
+
+
+def test_a_sentence_is_built_by_linear_scanning_with_only_the_space_key(demo_server, page):
+    from test_access import set_access, step_until
+    set_access(page, demo_server, scanning="linear", switches="one", scanSeconds="1")
+    page.get(demo_server.url + "/patients/7/plans")
+    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Frases']]//button")[0])
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaAccess && !!window.tagarelaSentence"))
+    page.execute_script("window.fakeNow = Date.now(); window.tagarelaClock = () => window.fakeNow;")
+
+    for label in ["eu", "quero", "brincar"]:
+        target = cell(page, label)
+        step_until(page, lambda marked: marked == [target], 1000)
+        before = len(played(page))
+        ActionChains(page).send_keys(Keys.SPACE).perform()
+        WebDriverWait(page, 5).until(lambda p: target.get_attribute("data-audio") in played(p)[before:])
+    strip = [word.text for word in page.find_elements(By.CSS_SELECTOR, ".strip-words .strip-word")]
+    assert strip == ["eu", "quero", "brincar"]
+    assert all(not c.is_displayed() for c in page.find_elements(By.CSS_SELECTOR, ".sentence-choices .cell")), \
+        "the scan offers only what may follow: after a complement, nothing"
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return window.tagarelaSentence.queueLength()") == 0)
