@@ -10,6 +10,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 body composition v1", migrate: BodyCompositionSchema.v1)
         migrator.registerMigration("2026-11 nutrition v1", migrate: NutritionSchema.v1)
         migrator.registerMigration("2026-11 aac v1", migrate: AACSchema.v1)
+        migrator.registerMigration("2026-11 capacity: taps per day", migrate: TapDays.v1)
         return migrator
     }
 }
