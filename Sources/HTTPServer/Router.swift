@@ -20,6 +20,8 @@ public struct Router<Handler: Sendable>: Sendable {
 
     // Built once before serving and only read afterwards.
     private let root = Node()
+    /// Every route added, in order: for tests that walk all of them (such as a fuzz test of every form).
+    public private(set) var patterns: [(method: Method, pattern: String)] = []
 
     public init() {}
 
@@ -47,6 +49,7 @@ public struct Router<Handler: Sendable>: Sendable {
         precondition(node.handlers[method] == nil, "route \(method) \(pattern) added twice")
         node.handlers[method] = handler
         node.methodOrder.append(method)
+        patterns.append((method, pattern))
     }
 
     public mutating func get(_ pattern: String, _ handler: Handler) { add(.get, pattern, handler) }

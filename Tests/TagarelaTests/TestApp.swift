@@ -29,7 +29,8 @@ final class TestApp {
     let clock: TestClock
 
     init(now: Date = Date(timeIntervalSince1970: 1_795_000_000), limits: Limits = Limits(), seedDemo: Bool = true,
-         hashing: Argon2Parameters = TestApp.fastHashing) async throws {
+         hashing: Argon2Parameters = TestApp.fastHashing,
+         configure: (inout AppConfiguration) -> Void = { _ in }) async throws {
         dataDirectory = FileManager.default.temporaryDirectory
             .appendingPathComponent("tagarela-test-\(UUID().uuidString)").path
         var configuration = AppConfiguration(dataDirectory: dataDirectory, resourcesDirectory: Self.repositoryRoot)
@@ -41,6 +42,7 @@ final class TestApp {
         // Installed once by `make test` (scripts/install-pictograms); clips shared between tests.
         configuration.pictogramsDirectory = Self.repositoryRoot + "/.build/test-data/pictograms"
         configuration.audioDirectory = Self.repositoryRoot + "/.build/test-data/audio"
+        configure(&configuration)
         let clock = TestClock(now)
         self.clock = clock
         app = try await App.make(configuration, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),

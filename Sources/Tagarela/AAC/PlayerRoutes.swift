@@ -29,6 +29,13 @@ enum PlayerRoutes {
 
     @Sendable static func play(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
+        // The page a child reloads all day: kept whole until a board, symbol or account changes.
+        return try context.cachedPage("play \(context.request.path) \(context.request.query["from"] ?? "")") {
+            try renderPlay(actor, context)
+        }
+    }
+
+    static func renderPlay(_ actor: Actor, _ context: RequestContext) throws -> Response {
         let screen = try context.database.read { db -> PlayerScreen in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
             if plan.planType == .sentence { return .sentence(plan) }

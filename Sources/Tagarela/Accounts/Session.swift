@@ -100,22 +100,34 @@ enum SessionStore {
             return SignedIn(session: session, user: user)
         }
         guard let found else { return nil }
-        let idleLimit = found.session.lastSeenAt.addingTimeInterval(policy.idleTimeout(for: found.user.role))
-        guard found.user.isActive, now < found.session.expiresAt, now < idleLimit else {
+        guard isLive(found, at: now, policy: policy) else {
             do {
                 _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
             } catch where StorageFull.matches(error) {}  // refused all the same; deleted on a later sight
             return nil
         }
-        if now.timeIntervalSince(found.session.lastSeenAt) >= policy.touchInterval {
-            // Best effort: on a full disk the session still works for reading (the next touch catches up).
-            do {
-                try pool.write { db in
-                    try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, found.session.id])
-                }
-            } catch where StorageFull.matches(error) {}
-        }
+        if needsTouch(found, at: now, policy: policy) { try touch(found, at: now, pool) }
         return found
+    }
+
+    /// Whether a session found earlier still counts at `now`. Pure.
+    static func isLive(_ signedIn: SignedIn, at now: Date, policy: SessionPolicy) -> Bool {
+        let idleLimit = signedIn.session.lastSeenAt.addingTimeInterval(policy.idleTimeout(for: signedIn.user.role))
+        return signedIn.user.isActive && now < signedIn.session.expiresAt && now < idleLimit
+    }
+
+    /// `lastSeenAt` is written at most once per `touchInterval`. Pure.
+    static func needsTouch(_ signedIn: SignedIn, at now: Date, policy: SessionPolicy) -> Bool {
+        now.timeIntervalSince(signedIn.session.lastSeenAt) >= policy.touchInterval
+    }
+
+    /// Best effort: on a full disk the session still works for reading (the next touch catches up).
+    static func touch(_ signedIn: SignedIn, at now: Date, _ pool: DatabasePool) throws {
+        do {
+            try pool.write { db in
+                try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, signedIn.session.id])
+            }
+        } catch where StorageFull.matches(error) {}
     }
 
     static func end(token: String, _ db: Database) throws {

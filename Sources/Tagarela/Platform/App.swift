@@ -30,6 +30,8 @@ public final class App: Responder {
     let speech: SpeechAudio
     let pictograms: PictogramLibrary
     let fragments = FragmentCache()
+    /// Sessions and whole pages between requests; see `ReadCache`.
+    let cache = ReadCache()
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
@@ -50,6 +52,7 @@ public final class App: Responder {
         }
         try configuration.prepareDirectories()
         let database = try AppDatabase.open(at: configuration.databasePath)
+        try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
         let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates)
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
@@ -75,9 +78,11 @@ public final class App: Responder {
         AccessRoutes.add(to: &router)
         EduCATRoutes.add(to: &router)
 
-        return App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
-                   staticFiles: staticFiles, router: router, logger: logger, clock: clock,
-                   pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
+        let app = App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
+                      staticFiles: staticFiles, router: router, logger: logger, clock: clock,
+                      pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
+        app.cache.observe(database)
+        return app
     }
 
     init(configuration: AppConfiguration, database: DatabasePool, templates: Templates, catalogues: Catalogues,
@@ -139,32 +144,24 @@ public final class App: Responder {
     /// Resolves who is asking, enforces the route's access and the CSRF token, then calls the handler.
     /// Every route goes through here; nothing changes before these checks pass.
     private func dispatch(_ route: Route, _ request: Request, browserLocale: AppLocale) -> Response {
+        // Read before the database is: what is cached below is stored under it (see `ReadCache`).
+        let generation = cache.generation
         let signedIn: SignedIn?
-        do {
-            signedIn = try request.cookies[SessionStore.cookieName].flatMap {
-                try SessionStore.resolve(token: $0, at: clock(), policy: configuration.sessions, database)
-            }
-        } catch {
-            logger.error("session lookup failed", metadata: ["error": "\(error)"])
-            return errorPage(.internalServerError, locale: browserLocale)
-        }
         let actor: Actor?
         do {
-            actor = try signedIn.map { signedIn in
-                guard let patientId = signedIn.session.patientModeFor else { return Actor(user: signedIn.user) }
-                guard let patient = try database.read({ try User.find(patientId, $0) }) else {
-                    return Actor(user: signedIn.user)
-                }
-                return Actor(user: patient, supervisorId: signedIn.user.id)
-            }
+            (signedIn, actor) = try request.cookies[SessionStore.cookieName].flatMap {
+                try signedInActor(token: $0, generation: generation)
+            } ?? (nil, nil)
         } catch {
+            logger.error("session lookup failed", metadata: ["error": "\(error)"])
             return errorPage(.internalServerError, locale: browserLocale)
         }
         let locale = signedIn?.user.appLocale ?? browserLocale
 
         let anonymousToken = request.cookies[Self.anonymousCSRFCookie].flatMap { $0.count == 43 ? $0 : nil }
         let context = RequestContext(request: request, app: self, signedIn: signedIn, actor: actor, locale: locale,
-                                     csrf: CSRFToken(existing: signedIn?.session.csrfToken ?? anonymousToken))
+                                     csrf: CSRFToken(existing: signedIn?.session.csrfToken ?? anonymousToken),
+                                     cacheGeneration: generation)
 
         if let refusal = refusal(of: route.access, to: context) { return refusal }
         if request.method == .post {
@@ -181,6 +178,27 @@ public final class App: Responder {
                                          secure: configuration.secureCookies, sameSite: .strict))
         }
         return response
+    }
+
+    /// The session of a cookie token and who acts in it (the patient, in patient mode), from `cache`
+    /// when it holds them, else from the database.
+    private func signedInActor(token: String, generation: UInt64) throws -> (SignedIn, Actor)? {
+        let now = clock()
+        if let cached = cache.session(for: token), SessionStore.isLive(cached.signedIn, at: now, policy: configuration.sessions) {
+            if SessionStore.needsTouch(cached.signedIn, at: now, policy: configuration.sessions) {
+                try SessionStore.touch(cached.signedIn, at: now, database)
+                cache.touch(token: token, at: now)
+            }
+            return (cached.signedIn, cached.actor)
+        }
+        guard let signedIn = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions, database)
+        else { return nil }
+        var actor = Actor(user: signedIn.user)
+        if let patientId = signedIn.session.patientModeFor, let patient = try database.read({ try User.find(patientId, $0) }) {
+            actor = Actor(user: patient, supervisorId: signedIn.user.id)
+        }
+        cache.store(session: signedIn, actor: actor, for: token, generation: generation)
+        return (signedIn, actor)
     }
 
     /// Calls a handler, turning what it throws into the matching error page. The one place that

@@ -13,6 +13,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 aac v2 sentence plans", migrate: AACSchema.v2SentencePlans)
         migrator.registerMigration("2026-11 access v1", migrate: AccessSchema.v1)
         migrator.registerMigration("2026-11 educat v1", migrate: EduCATSchema.v1)
+        migrator.registerMigration("2026-11 capacity: taps per day", migrate: TapDays.v1)
         return migrator
     }
 }

@@ -34,6 +34,8 @@ public struct RequestContext: Sendable {
     let actor: Actor?
     public let locale: AppLocale
     let csrf: CSRFToken
+    /// `app.cache`'s generation when this request began, before it read anything.
+    let cacheGeneration: UInt64
     /// The token every form of this page carries; the session's, or an anonymous one kept in a cookie.
     var csrfToken: String { csrf.value }
 
@@ -65,6 +67,19 @@ public struct RequestContext: Sendable {
     /// Renders `template` inside the layout; `title` is a catalogue key.
     func render(_ template: String, title: String, _ model: some Sendable, status: Status = .ok) -> Response {
         app.renderPage(template, title: t[title], model, context: self, status: status)
+    }
+
+    /// A signed-in page kept whole in `app.cache` under `key`, which must name everything the page
+    /// shows beyond the session and the cached tables (see `ReadCache.trackedTables`). A page with a
+    /// flash message, or that is not a 200, is built and never stored.
+    func cachedPage(_ key: String, build: () throws -> Response) rethrows -> Response {
+        guard let token = request.cookies[SessionStore.cookieName], signedIn != nil,
+              request.cookies[App.flashCookie] == nil else { return try build() }
+        let fullKey = "\(token) \(key)"
+        if let page = app.cache.page(for: fullKey) { return page }
+        let page = try build()
+        if page.status == .ok, page.deferred == nil { app.cache.store(page: page, for: fullKey, generation: cacheGeneration) }
+        return page
     }
 
     /// Post/Redirect/Get: a redirect that shows `flash` (a catalogue key) on the next page.

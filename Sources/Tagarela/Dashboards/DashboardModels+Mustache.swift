@@ -1,0 +1,48 @@
+import Mustache
+
+// The clinician's dashboard is the page staff open most: its view models answer Mustache directly
+// instead of through `Mirror`, which cost most of the page's time (see bench/mixed). Every stored
+// property must be listed; `MustacheLookupTests` checks each against `Mirror`.
+
+extension ClinicianDashboard: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "greeting": greeting
+        case "specialties": specialties
+        case "search": search
+        case "patients": patients
+        case "isEmpty": isEmpty
+        case "countText": countText
+        case "showsNutrition": showsNutrition
+        case "nutrition": nutrition
+        default: nil
+        }
+    }
+}
+
+extension ClinicianDashboard.NutritionRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": self.name
+        case "text": text
+        case "needsAttention": needsAttention
+        default: nil
+        }
+    }
+}
+
+extension PatientRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "name": self.name
+        case "initials": initials
+        case "photoURL": photoURL
+        case "age": age
+        case "diagnosis": diagnosis
+        case "tutors": tutors
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import HTTPServer
+import Synchronization
+
+/// Signed-in sessions and whole pages kept in memory between requests, so the busiest pages (a child's
+/// board, loaded on every tap of a folder) need no database read at all.
+///
+/// Correctness rests on one counter, the generation: it goes up after every commit that changes a table
+/// a cached answer was read from (accounts, care links, boards, symbols), inside the commit itself, so
+/// the request that made the change (a logout, a board edit) returns only after every older entry is
+/// dead. An answer is stored with the generation read *before* the database was, so an answer computed
+/// while a change committed is never served. Writes by another process (the CLI) are not seen; entries
+/// also live at most `lifetime`.
+final class ReadCache: Sendable {
+    /// Tables whose changes invalidate everything. `session.lastSeenAt` is left out: it is written on
+    /// page views (at most once a minute per session) and only the idle check reads it, which the
+    /// cached session keeps up to date itself.
+    /// The player pages also show a patient's access settings and, for a sentence plan, its words, links
+    /// and the whole-sentence clips of sentences said before (a new sentence row may bring one).
+    static let trackedTables = ["user", "patient", "clinicianPatient", "tutorPatient", "trainerClient",
+                                "plan", "planCell", "symbol", "category", "accessSetting",
+                                "sentenceWord", "sentenceLink", "sentence"]
+    static let trackedSessionColumns = ["id", "tokenHash", "userId", "csrfToken", "patientModeFor", "createdAt",
+                                        "expiresAt"]
+
+    struct CachedSession {
+        var signedIn: SignedIn
+        var actor: Actor
+        let generation: UInt64
+        let storedAt: ContinuousClock.Instant
+    }
+
+    private struct CachedPage {
+        let response: Response
+        let generation: UInt64
+        let storedAt: ContinuousClock.Instant
+    }
+
+    private struct State {
+        var generation: UInt64 = 0
+        var sessions: [String: CachedSession] = [:]
+        var pages: [String: CachedPage] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let observation = Mutex<AnyDatabaseCancellable?>(nil)
+    private let limit: Int
+    let lifetime: Duration
+
+    init(limit: Int = 2000, lifetime: Duration = .seconds(10)) {
+        self.limit = limit
+        self.lifetime = lifetime
+    }
+
+    /// Starts watching `database`'s commits.
+    func observe(_ database: DatabasePool) {
+        let regions: [any DatabaseRegionConvertible] = Self.trackedTables.map { Table($0) }
+            + [Table("session").select(Self.trackedSessionColumns.map { Column($0) })]
+        let cancellable = DatabaseRegionObservation(tracking: regions).start(
+            in: database, onError: { _ in self.invalidateAll() }, onChange: { _ in self.invalidateAll() })
+        observation.withLock { $0 = cancellable }
+    }
+
+    /// The generation to store answers under; read it before reading the database.
+    var generation: UInt64 { state.withLock { $0.generation } }
+
+    func invalidateAll() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.sessions.removeAll(keepingCapacity: true)
+            state.pages.removeAll(keepingCapacity: true)
+        }
+    }
+
+    func session(for token: String) -> CachedSession? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let entry = state.sessions[token], entry.generation == state.generation,
+                  now - entry.storedAt < lifetime else { return nil }
+            return entry
+        }
+    }
+
+    func store(session: SignedIn, actor: Actor, for token: String, generation: UInt64) {
+        let entry = CachedSession(signedIn: session, actor: actor, generation: generation, storedAt: .now)
+        state.withLock { state in
+            guard generation == state.generation else { return }
+            if state.sessions.count >= limit { state.sessions.removeAll(keepingCapacity: true) }
+            state.sessions[token] = entry
+        }
+    }
+
+    /// Records a write of `lastSeenAt` made for a cached session.
+    func touch(token: String, at date: Date) {
+        state.withLock { state in
+            guard var entry = state.sessions[token] else { return }
+            var session = entry.signedIn.session
+            session.lastSeenAt = date
+            entry.signedIn = SignedIn(session: session, user: entry.signedIn.user)
+            state.sessions[token] = entry
+        }
+    }
+
+    func page(for key: String) -> Response? {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let entry = state.pages[key], entry.generation == state.generation,
+                  now - entry.storedAt < lifetime else { return nil }
+            return entry.response
+        }
+    }
+
+    func store(page: Response, for key: String, generation: UInt64) {
+        let entry = CachedPage(response: page, generation: generation, storedAt: .now)
+        state.withLock { state in
+            guard generation == state.generation else { return }
+            if state.pages.count >= limit { state.pages.removeAll(keepingCapacity: true) }
+            state.pages[key] = entry
+        }
+    }
+}

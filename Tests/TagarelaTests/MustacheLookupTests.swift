@@ -1,0 +1,49 @@
+import Foundation
+import HTTPServer
+import Mustache
+import Testing
+@testable import Tagarela
+
+/// View models of hot pages answer Mustache by name (`MustacheParent`) instead of through `Mirror`;
+/// a property left out of `child(named:)` would silently render as nothing. Each stored property,
+/// as `Mirror` sees it, must be answered.
+@Suite struct MustacheLookupTests {
+    static func expectAnswersEveryProperty(_ value: some MustacheParent, sourceLocation: SourceLocation = #_sourceLocation) {
+        for child in Mirror(reflecting: value).children {
+            guard let label = child.label else { continue }
+            let isNil = Mirror(reflecting: child.value).displayStyle == .optional && Mirror(reflecting: child.value).children.isEmpty
+            if isNil {
+                #expect(value.child(named: label) == nil, "\(type(of: value)).\(label)", sourceLocation: sourceLocation)
+            } else {
+                #expect(value.child(named: label) != nil, "\(type(of: value)).\(label) is not answered", sourceLocation: sourceLocation)
+            }
+        }
+        #expect(value.child(named: "noSuchProperty") == nil)
+    }
+
+    @Test func hotPageModelsAnswerEveryProperty() async throws {
+        let test = try await TestApp(seedDemo: false)
+        let context = RequestContext(request: Request(method: .get, path: "/"), app: test.app, signedIn: nil, actor: nil,
+                                     locale: .ptBR, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
+        let summary = People.PatientSummary(id: 7, displayName: "Carla Costa", username: nil, birthDate: "2018-03-01", sex: .female,
+                                            diagnosis: "TEA", photoPath: "p.jpg", tutorNames: "Bruno Costa")
+        Self.expectAnswersEveryProperty(PatientRow(summary, context: context))
+        let user = User(id: 3, username: "ana", displayName: "Ana Souza", role: .clinician, specialties: "speech nutrition",
+                        createdAt: Date(), updatedAt: Date())
+        let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x", patients: [summary],
+                                           adherence: [7: NutritionRules.Adherence(fulfilled: 1, notFulfilled: 1, pending: 1, overdue: 1)],
+                                           context: context)
+        Self.expectAnswersEveryProperty(dashboard)
+        for row in dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
+        let filter = UsageRoutes.Filter(Parameters([("from", "2026-11-01"), ("to", "2026-11-30")]), context: context)
+        let usage = UsagePage(patientId: 7, patientName: "Carla Costa", filter: filter, total: 3,
+                              perDay: [(day: "2026-11-02", count: 3)], top: [(name: "água", count: 3)],
+                              longest: [(text: "eu quero água", words: 3, at: Date(), assisted: "Bruno")],
+                              rows: [], plans: [], people: [], context: context)
+        Self.expectAnswersEveryProperty(usage)
+        Self.expectAnswersEveryProperty(UsagePage.Row(when: "1", plan: "p", symbol: "s", assisted: "a"))
+        for item in usage.top { Self.expectAnswersEveryProperty(item) }
+        for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
+        for item in usage.plans { Self.expectAnswersEveryProperty(item) }
+    }
+}
