@@ -49,8 +49,8 @@ struct UsagePage: Sendable {
             + people.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: filter.assistedBy == $0.id) }
         totalText = t("usage_total", ["count": "\(total)"])
         let counts = Dictionary(uniqueKeysWithValues: perDay.map { ($0.day, $0.count) })
-        let first = Reevaluation.day(filter.from) ?? 0, last = max(Reevaluation.day(filter.to) ?? 0, first)
-        let days = (first...min(last, first + 366)).map(Reevaluation.isoDate(fromDay:))
+        let first = ISODate.dayNumber(filter.from) ?? 0, last = max(ISODate.dayNumber(filter.to) ?? 0, first)
+        let days = (first...min(last, first + 366)).map(ISODate.string(dayNumber:))
         chart = total == 0 ? "" : LineChart(
             title: t["usage_per_day"], unit: t["usage_taps"], labels: days.map { format.shortDate(iso: $0) },
             series: [.init(name: t["usage_taps"], values: days.map { Double(counts[$0] ?? 0) }, colour: LineChart.palette[0])],

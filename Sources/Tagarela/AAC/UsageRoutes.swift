@@ -25,7 +25,7 @@ enum UsageRoutes {
             let zone = context.app.configuration.timeZone
             let today = ISODate.string(context.now, timeZone: zone)
             from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) }
-                ?? Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 29)
+                ?? ISODate.adding(-29, to: today)
             to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) } ?? today
             planId = query["plan"].flatMap(Int64.init)
             symbolId = query["symbol"].flatMap(Int64.init)

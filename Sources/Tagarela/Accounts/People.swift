@@ -134,27 +134,3 @@ enum Usernames {
             && username.allSatisfy { $0.isLetter || $0.isNumber || ".-_@+".contains($0) }
     }
 }
-
-/// Dates stored as ISO text (`2026-11-21`): a birth date has no time of day or time zone.
-enum ISODate {
-    static func string(_ date: Date, timeZone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year!, c.month!, c.day!)
-    }
-
-    static func date(_ text: String, timeZone: TimeZone) -> Date? {
-        LocalizedFormat(locale: .en, timeZone: timeZone).parseDate(text)
-    }
-
-    /// Whole years between a birth date and today. Pure.
-    static func age(birthDate: String, today: String) -> Int? {
-        let b = birthDate.split(separator: "-").compactMap { Int($0) }
-        let t = today.split(separator: "-").compactMap { Int($0) }
-        guard b.count == 3, t.count == 3 else { return nil }
-        var years = t[0] - b[0]
-        if (t[1], t[2]) < (b[1], b[2]) { years -= 1 }
-        return max(0, years)
-    }
-}

@@ -17,7 +17,7 @@ enum DashboardRoutes {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
         let now = NutritionRoutes.today(context)
-        let since = Reevaluation.isoDate(fromDay: (Reevaluation.day(now.date) ?? 0) - 13)
+        let since = ISODate.adding(-13, to: now.date)
         let (patients, adherence) = try context.database.read { db in
             (try People.patients(visibleTo: actor, matching: search, db),
              actor.specialties.contains(.nutrition)

@@ -93,11 +93,11 @@ enum DemoBoards {
         for (patient, tutor) in patients {
             let tutorName = try String.fetchOne(db, sql: "SELECT displayName FROM user WHERE id = ?", arguments: [tutor]) ?? ""
             var shared = Observation(patientId: patient, authorId: tutor, authorName: tutorName, authorRole: "tutor",
-                                     observedOn: Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 3),
+                                     observedOn: ISODate.adding(-3, to: today),
                                      body: t["demo_observation_tutor"], isPrivate: false, createdAt: now)
             try shared.insert(db)
             var clinical = Observation(patientId: patient, authorId: clinician, authorName: "Ana Souza", authorRole: "clinician",
-                                       observedOn: Reevaluation.isoDate(fromDay: (Reevaluation.day(today) ?? 0) - 1),
+                                       observedOn: ISODate.adding(-1, to: today),
                                        body: t["demo_observation_clinician"], isPrivate: true, createdAt: now)
             try clinical.insert(db)
         }

@@ -93,14 +93,14 @@ struct MealInput: Sendable {
     static func copyRange(_ form: inout FormState, _ format: LocalizedFormat, _ t: Translator) -> (String, [String])? {
         guard let source = format.parseDate(form["source"]), let from = format.parseDate(form["from"]),
               let to = format.parseDate(form["to"]),
-              let first = Reevaluation.day(ISODate.string(from, timeZone: format.timeZone)),
-              let last = Reevaluation.day(ISODate.string(to, timeZone: format.timeZone)),
+              let first = ISODate.dayNumber(ISODate.string(from, timeZone: format.timeZone)),
+              let last = ISODate.dayNumber(ISODate.string(to, timeZone: format.timeZone)),
               last >= first, last - first < 62
         else {
             form.fail("to", t["copy_invalid"])
             return nil
         }
-        return (ISODate.string(source, timeZone: format.timeZone), (first...last).map(Reevaluation.isoDate(fromDay:)))
+        return (ISODate.string(source, timeZone: format.timeZone), (first...last).map(ISODate.string(dayNumber:)))
     }
 }
 

@@ -53,9 +53,9 @@ enum NutritionRoutes {
         let now = today(context)
         let query = context.request.query
         let from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
-            ?? Reevaluation.isoDate(fromDay: (Reevaluation.day(now.date) ?? 0) - 13)
+            ?? ISODate.adding(-13, to: now.date)
         let to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
-            ?? Reevaluation.isoDate(fromDay: (Reevaluation.day(now.date) ?? 0) + 7)
+            ?? ISODate.adding(7, to: now.date)
         let page = try context.database.read { db in
             let (patient, user) = try patient(context, db)
             let meals = try Meal.filter(Meal.Columns.patientId == patient.userId && Meal.Columns.date >= from && Meal.Columns.date <= to)
