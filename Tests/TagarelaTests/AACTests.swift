@@ -318,6 +318,8 @@ import Testing
         #expect(TapTime.accept("2031-01-01T00:00:00Z", now: now) == now, "a clock in the future counts as now")
         #expect(TapTime.accept("2020-01-01T00:00:00Z", now: now) == now, "older than 30 days counts as now")
         #expect(TapTime.accept("yesterday", now: now) == now)
+        #expect(TapTime.accept("2026-11-18T06:00:00.250Z", now: now) == Date(timeIntervalSince1970: 1_794_981_600.25),
+                "the browser's toISOString(), milliseconds kept")
         #expect(CSV.field("=HYPERLINK(\"x\")") == "\"'=HYPERLINK(\"\"x\"\")\"")
         #expect(CSV.field("água, gelada") == "\"água, gelada\"")
         #expect(CSV.field("bola") == "bola")

@@ -124,9 +124,10 @@ enum TapTime {
     /// an unreadable time counts as "now".
     static func accept(_ text: String?, now: Date) -> Date {
         guard let text else { return now }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text),
+        // What the browser's toISOString() writes, with or without the milliseconds. Format styles are
+        // values: no formatter object is built per tap.
+        guard let date = (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text))
+                ?? (try? Date.ISO8601FormatStyle().parse(text)),
               date <= now.addingTimeInterval(300), date >= now.addingTimeInterval(-30 * 86_400)
         else { return now }
         return min(date, now)
