@@ -62,11 +62,11 @@ export function readAccessSettings(root) {
 
 /**
  * Applies the access settings to everything selectable inside `root`.
- * options: { onSelect(item, how), settings } — `settings` overrides what the attributes say.
+ * options: { onSelect(item, how) }.
  * Returns { settings, highlighted() }.
  */
 export function installAccess(root, options = {}) {
-  const settings = { ...readAccessSettings(root), ...options.settings };
+  const settings = readAccessSettings(root);
   const onSelect = options.onSelect ?? ((item) => item.click());
   const itemOf = (node) => {
     const item = node?.closest?.(ITEMS);

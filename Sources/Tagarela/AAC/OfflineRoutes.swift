@@ -31,7 +31,7 @@ enum OfflineRoutes {
         let files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
                      assets.sentenceScript, "/pictograms/\(TimerRoutes.animal).svg"] + Assets.importedModules
             + (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations
-        return try json(OfflineBoards.Listing(pages: list.pagePaths, files: files))
+        return try .json(OfflineBoards.Listing(pages: list.pagePaths, files: files))
     }
 
     @Sendable static func manifest(_ context: RequestContext) throws -> Response {
@@ -40,18 +40,9 @@ enum OfflineRoutes {
             name: context.t["app_name"], short_name: context.t["app_name"], lang: context.locale.rawValue,
             start_url: "/play", scope: "/", display: "standalone", background_color: "#ffffff", theme_color: "#ffffff",
             icons: [.init(src: icon, sizes: "any", type: "image/svg+xml", purpose: "any")])
-        var response = try json(manifest)
+        var response = try Response.json(manifest)
         response.headers["Content-Type"] = "application/manifest+json"
         return response
-    }
-
-    static func json(_ value: some Encodable) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var headers = Headers()
-        headers["Content-Type"] = "application/json"
-        headers["Cache-Control"] = "no-store"
-        return Response(status: .ok, headers: headers, body: Array(try encoder.encode(value)))
     }
 }
 

@@ -77,7 +77,7 @@ struct SentenceEditorPage: Sendable {
                             isVerb: role == .verb, isShortcut: word.isShortcut,
                             links: followers.map { Link(id: $0.id, name: $0.symbol.name, isChecked: linked.contains($0.id)) },
                             hasLinkChoices: !followers.isEmpty,
-                            linksLegend: t("sentence_links_legend_\(role.rawValue)", ["word": word.symbol.name]))
+                            linksLegend: followers.isEmpty ? "" : t("sentence_links_legend_\(role.rawValue)", ["word": word.symbol.name]))
             }
             return Column(role: role.rawValue, title: t["sentence_role_\(role.rawValue)"], hint: t["sentence_role_hint_\(role.rawValue)"],
                           words: words, isEmpty: words.isEmpty)

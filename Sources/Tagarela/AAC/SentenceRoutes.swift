@@ -189,12 +189,15 @@ enum SentenceRoutes {
             context.app.run({ context in
                 let clip = try? context.app.speech.clip(text: text, voice: voice, question: question)
                 if let clip {
-                    try context.database.write { db in
+                    let madeKnown = try context.database.write { db in
                         try db.execute(sql: "UPDATE sentence SET clip = ? WHERE planId = ? AND wordIds = ? AND negated = ? AND question = ? AND clip IS NULL",
                                        arguments: [clip, plan.id, wordIds, negated, question])
+                        return db.changesCount > 0
                     }
+                    // The builder's page lists the clips of sentences said before (see ReadCache).
+                    if madeKnown { context.app.cache.invalidateAll() }
                 }
-                return .json(["clip": clip.map { "/media/audio/\($0)" } ?? ""])
+                return try .json(["clip": clip.map { "/media/audio/\($0)" } ?? ""])
             }, context)
         }
     }
@@ -204,15 +207,5 @@ enum SentenceRoutes {
 enum SentenceKey {
     static func make(wordIds: String, negated: Bool, question: Bool) -> String {
         "\(wordIds)|\(negated ? 1 : 0)|\(question ? 1 : 0)"
-    }
-}
-
-extension Response {
-    /// A small JSON answer for the page scripts.
-    static func json(_ object: [String: String], status: Status = .ok) -> Response {
-        var headers = Headers()
-        headers["Content-Type"] = "application/json"
-        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return Response(status: status, headers: headers, body: Array(body))
     }
 }

@@ -154,7 +154,7 @@ struct SpeechAudio: Sendable {
     }
 
     /// Runs a tool with its output discarded; true if it exited with 0.
-    private static func run(_ executable: String, _ arguments: [String]) -> Bool {
+    static func run(_ executable: String, _ arguments: [String]) -> Bool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

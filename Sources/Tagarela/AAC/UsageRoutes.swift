@@ -80,10 +80,10 @@ enum UsageRoutes {
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
             // Counts come from the per-day summary (`TapDays`): a few hundred rows even for 100 000 taps.
             let (condition, arguments) = filter.dayCondition(patientId: patient.userId)
-            let total = try Int.fetchOne(db, sql: "SELECT coalesce(sum(n), 0) FROM tapDay WHERE \(condition)", arguments: arguments) ?? 0
             let perDay = try Row.fetchAll(db, sql: """
                 SELECT day, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY day
                 """, arguments: arguments).map { (day: $0["day"] as String, count: $0["n"] as Int) }
+            let total = perDay.reduce(0) { $0 + $1.count }
             let top = try Row.fetchAll(db, sql: """
                 SELECT symbol.name AS name, counted.n AS n
                 FROM (SELECT symbolId, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY symbolId) AS counted
@@ -121,11 +121,7 @@ enum UsageRoutes {
         let header = [context.t["usage_when"], context.t["usage_plan"], context.t["usage_symbol"], context.t["usage_assisted"]]
         let lines = [header] + rows.map { [formatter.string(from: $0.at), $0.planName ?? "", $0.symbolName ?? "", $0.assistedName ?? ""] }
         let csv = lines.map { $0.map(CSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
-        var response = Response(status: .ok, body: Array(csv.utf8))
-        response.headers["Content-Type"] = "text/csv; charset=utf-8"
-        response.headers["Content-Disposition"] = "attachment; filename=\"usage-\(filter.from)-\(filter.to).csv\""
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return .download(csv.utf8, type: "text/csv; charset=utf-8", name: "usage-\(filter.from)-\(filter.to).csv")
     }
 
     // MARK: - Observations

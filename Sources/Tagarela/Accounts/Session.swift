@@ -106,8 +106,12 @@ enum SessionStore {
             } catch where StorageFull.matches(error) {}  // refused all the same; deleted on a later sight
             return nil
         }
-        if needsTouch(found, at: now, policy: policy) { try touch(found, at: now, pool) }
-        return found
+        guard needsTouch(found, at: now, policy: policy) else { return found }
+        try touch(found, at: now, pool)
+        // What the session now says, so a cached copy does not write the same touch again.
+        var touched = found.session
+        touched.lastSeenAt = now
+        return SignedIn(session: touched, user: found.user)
     }
 
     /// Whether a session found earlier still counts at `now`. Pure.

@@ -73,22 +73,10 @@ public enum EduCATAudio {
             if index > 0 { arguments.append(":") }
             arguments += ["synth", "0.4", "pluck", note, "gain", "-9"]
         }
-        guard run("/usr/bin/sox", arguments),
-              run(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav, "-codec:a", "libmp3lame", "-q:a", "7", mp3]),
+        guard SpeechAudio.run("/usr/bin/sox", arguments),
+              SpeechAudio.run(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav, "-codec:a", "libmp3lame", "-q:a", "7", mp3]),
               rename(mp3, target) == 0
         else { throw Failure.tune }
         return true
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 }

@@ -71,10 +71,10 @@ struct EduCATPack: Decodable, Sendable {
     /// audio step run. `pictograms` are the hexcodes that can be shown.
     func problems(pictograms: Set<String>) -> [String] {
         var problems: [String] = []
-        let requiredLabels = ["numbers", "letters", "vowels", "alphabet", "contaCops", "records", "information", "lesson",
+        let requiredLabels = ["title", "numbers", "letters", "vowels", "alphabet", "contaCops", "records", "information", "lesson",
                               "game", "challenge", "back", "help", "question", "hits", "errors", "lives", "record", "time",
                               "ok", "newRecordTitle", "newRecordMessage", "gameOverTitle", "gameOverMessage", "capitals",
-                              "cursive", "music", "playArea", "syllables", "answer", "listen"]
+                              "cursive", "music", "playArea", "answer", "listen"]
         problems += requiredLabels.filter { (labels[$0] ?? "").isEmpty }.map { "\(language): label \($0) missing" }
         if numbers.map(\.symbol) != (0...9).map(String.init) { problems.append("\(language): numbers are not 0–9") }
         if alphabet.map(\.symbol) != "abcdefghijklmnopqrstuvwxyz".map(String.init) { problems.append("\(language): alphabet is not a–z") }

@@ -58,13 +58,11 @@ struct EduCATItemView: Sendable {
     let symbol: String
     let upper: String
     let clip: String
-    let spoken: String
 
     init(_ item: EduCATPack.Item, pack: EduCATPack) {
         symbol = item.symbol
         upper = item.symbol.uppercased()
         clip = pack.clipURL(item.spoken)
-        spoken = item.spoken
     }
 }
 
@@ -99,7 +97,6 @@ struct EduCATLessonPage: Sendable {
     let isContaCops: Bool
     let words: [EduCATWordView]
     let questionLabel: String
-    let syllablesLabel: String
 
     init(area: EduCATArea, pack: EduCATPack, bar: EduCATBar) {
         self.bar = bar
@@ -111,16 +108,10 @@ struct EduCATLessonPage: Sendable {
         isContaCops = area == .contaCops
         words = isContaCops ? pack.words.map { EduCATWordView($0, pack: pack) } : []
         questionLabel = pack.label("question")
-        syllablesLabel = pack.label("syllables")
     }
 }
 
 struct EduCATGamePage: Sendable {
-    struct Answer: Sendable {
-        let number: Int
-        let clip: String
-    }
-
     let bar: EduCATBar
     let area: String
     let mode: String
@@ -128,7 +119,7 @@ struct EduCATGamePage: Sendable {
     let isContaCops: Bool
     let items: [EduCATItemView]
     let words: [EduCATWordView]
-    let answers: [Answer]
+    let answers: [Int]
     let congratulations: [String]
     let scoldings: [String]
     let challengeHref: String?
@@ -149,7 +140,7 @@ struct EduCATGamePage: Sendable {
         isContaCops = area == .contaCops
         items = pack.items(area).map { EduCATItemView($0, pack: pack) }
         words = isContaCops ? pack.words.map { EduCATWordView($0, pack: pack) } : []
-        answers = isContaCops ? (1...5).map { Answer(number: $0, clip: pack.clipURL(pack.numbers[$0].spoken)) } : []
+        answers = isContaCops ? Array(1...5) : []
         congratulations = pack.congratulations.map(pack.clipURL)
         scoldings = pack.scoldings.map(pack.clipURL)
         challengeHref = mode == .normal ? "/educat/\(area.rawValue)/challenge" : nil

@@ -100,22 +100,14 @@ enum EduCATRoutes {
         let actor = try context.requireActor()
         let fields = Dictionary(context.request.form.pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         guard case .success(let result) = EduCATResult.parse(fields) else {
-            return json(["error": "invalid result"], status: .badRequest)
+            return try .json(["error": "invalid result"], status: .badRequest)
         }
         let (pack, _, _) = try player(context)
         let stored = try context.database.write { db in
             try EduCATStore.store(result, patientId: actor.userId, language: pack.language, assistedBy: actor.supervisorId,
                                   at: context.now, db)
         }
-        return json(["record": "\(stored.record)", "newRecord": stored.isNew ? "true" : "false"], status: .ok)
-    }
-
-    static func json(_ values: [String: String], status: Status) -> Response {
-        var headers = Headers()
-        headers["Content-Type"] = "application/json; charset=utf-8"
-        headers["Cache-Control"] = "no-store"
-        let body = (try? JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Response(status: status, headers: headers, body: [UInt8](body))
+        return try .json(["record": "\(stored.record)", "newRecord": stored.isNew ? "true" : "false"])
     }
 
     @Sendable static func results(_ context: RequestContext) throws -> Response {

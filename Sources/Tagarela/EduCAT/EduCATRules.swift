@@ -32,7 +32,8 @@ struct EduCATSettings: Sendable, Equatable {
 }
 
 /// The rules of a challenge game, as plain values. Public/js/educat/challenge.js plays by the same
-/// rules in the browser; this is what the tests pin down and what the server validates against.
+/// rules in the browser; this is what the tests pin down (the server checks a posted result with
+/// `EduCATResult.parse`).
 struct EduCATChallenge: Sendable, Equatable {
     enum Phase: Sendable, Equatable { case waiting, asking, over }
     enum Outcome: Sendable, Equatable { case hit, miss, timeout }

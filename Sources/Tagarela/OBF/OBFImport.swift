@@ -17,7 +17,6 @@ struct OBFImporter: Sendable {
 
     struct Result: Equatable, Sendable {
         let rootPlanId: Int64
-        let boards: Int
         /// Buttons whose picture was replaced by a pictogram.
         let placeholders: Int
     }
@@ -186,6 +185,6 @@ struct OBFImporter: Sendable {
                              linkPlanId: button.linkIndex.map { planIDs[$0] }).insert(db)
             }
         }
-        return Result(rootPlanId: planIDs[0], boards: boards.count, placeholders: placeholders)
+        return Result(rootPlanId: planIDs[0], placeholders: placeholders)
     }
 }

@@ -26,7 +26,7 @@ enum OBFRoutes {
             try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: true, db)
         }
         let package = try exporter(context.app).package(source)
-        return download(package, type: "application/zip",
+        return .download(package, type: "application/zip",
                         name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obz"))
     }
 
@@ -36,7 +36,7 @@ enum OBFRoutes {
         let source = try context.database.read { db in
             try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: false, db)
         }
-        return download(exporter(context.app).single(source), type: "application/json",
+        return .download(exporter(context.app).single(source), type: "application/json",
                         name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obf"))
     }
 
@@ -50,15 +50,7 @@ enum OBFRoutes {
             let locale = try User.fetchOne(db, key: patient.userId)?.appLocale ?? context.locale
             return OBLBuilder.log(patientId: patient.userId, locale: locale.rawValue, taps: taps, sentences: sentences, timeZone: zone)
         }
-        return download(OBFFile.json(log), type: "application/json", name: "usage-\(filter.from)-\(filter.to).obl")
-    }
-
-    static func download(_ data: Data, type: String, name: String) -> Response {
-        var response = Response(status: .ok, body: [UInt8](data))
-        response.headers["Content-Type"] = type
-        response.headers["Content-Disposition"] = "attachment; filename=\"\(name)\""
-        response.headers["Cache-Control"] = "no-store"
-        return response
+        return .download(OBFFile.json(log), type: "application/json", name: "usage-\(filter.from)-\(filter.to).obl")
     }
 
     // MARK: - Import

@@ -16,11 +16,12 @@ final class ReadCache: Sendable {
     /// Tables whose changes invalidate everything. `session.lastSeenAt` is left out: it is written on
     /// page views (at most once a minute per session) and only the idle check reads it, which the
     /// cached session keeps up to date itself.
-    /// The player pages also show a patient's access settings and, for a sentence plan, its words, links
-    /// and the whole-sentence clips of sentences said before (a new sentence row may bring one).
+    /// The player pages also show a patient's access settings and, for a sentence plan, its words and
+    /// links. The sentence log is not tracked (every spoken sentence would empty the cache): the one
+    /// write a page shows, a new whole-sentence clip, invalidates explicitly (`SentenceRoutes`).
     static let trackedTables = ["user", "patient", "clinicianPatient", "tutorPatient", "trainerClient",
                                 "plan", "planCell", "symbol", "category", "accessSetting",
-                                "sentenceWord", "sentenceLink", "sentence"]
+                                "sentenceWord", "sentenceLink"]
     static let trackedSessionColumns = ["id", "tokenHash", "userId", "csrfToken", "patientModeFor", "createdAt",
                                         "expiresAt"]
 
