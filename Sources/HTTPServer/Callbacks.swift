@@ -149,6 +149,8 @@ func accessHandler(
 
     let state = Unmanaged<RequestState>.fromOpaque(existing).takeUnretainedValue()
     if let finished = state.finishedDeferred {
+        // A response may itself be deferred (a login hashes its password on its own pool): `send` then
+        // suspends the connection again.
         state.finishedDeferred = nil
         return send(finished, for: state, on: connection, core)
     }
@@ -168,9 +170,18 @@ func accessHandler(
     }
 
     state.finishBody()
-    let response = state.failure.map { core.responder.errorResponse($0, for: state.request) }
-        ?? core.responder.respond(to: state.request)
-    return send(response, for: state, on: connection, core)
+    if let failure = state.failure {
+        return send(core.responder.errorResponse(failure, for: state.request), for: state, on: connection, core)
+    }
+    if let immediate = core.responder.immediateResponse(to: state.request) {
+        return send(immediate, for: state, on: connection, core)
+    }
+    // The connection waits, suspended, for its turn with a request worker; its thread goes back to the others.
+    let suspended = SuspendedConnection(pointer: connection, state: state)
+    guard core.suspend(suspended) else { return .NO }  // stopping
+    let request = state.request, responder = core.responder
+    core.workers.submit { core.resume(suspended, with: responder.respond(to: request)) }
+    return .YES
 }
 
 private func send(_ response: Response, for state: RequestState, on connection: OpaquePointer, _ core: ServerCore) -> MHD_Result {

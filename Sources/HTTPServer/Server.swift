@@ -3,19 +3,25 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Turns a complete request into a response. Called synchronously on a libmicrohttpd worker
-/// thread, so it must not rely on any actor, the main one included.
+/// Turns a complete request into a response. Called synchronously on the server's own threads
+/// (a request worker, or for an immediate response the connection's thread), so it must not rely
+/// on any actor, the main one included.
 public protocol Responder: Sendable {
     func respond(to request: Request) -> Response
     /// The page for a request the server refused before `respond(to:)`: a body over the
     /// limits (413) or a malformed form body (400).
     func errorResponse(_ status: Status, for request: Request) -> Response
+    /// A response that costs next to nothing (a static file, a health check), given at once on the
+    /// connection's thread instead of waiting its turn for a request worker; nil for every other request.
+    func immediateResponse(to request: Request) -> Response?
 }
 
 extension Responder {
     public func errorResponse(_ status: Status, for request: Request) -> Response {
         .text("\(status.code)\n", status: status)
     }
+
+    public func immediateResponse(to request: Request) -> Response? { nil }
 }
 
 /// Body size limits, checked while the body arrives so an oversized one is never held whole.
@@ -33,7 +39,11 @@ public struct Limits: Sendable {
 public struct ServerConfiguration: Sendable {
     /// 0 picks a free port; `Server.port` tells which.
     public var port: UInt16 = 8080
-    /// Worker threads, each with its own epoll loop. Handlers run on them synchronously.
+    /// Connection threads (libmicrohttpd's epoll loops, reading requests and writing responses) and
+    /// as many request workers. Requests wait for a worker in one queue, in the order they arrived,
+    /// whichever connection they came on: libmicrohttpd keeps each connection on one thread, so
+    /// answering on that thread made every request wait for all the others of its thread, however
+    /// slow, while the other threads idled (see bench/mixed).
     public var threads = ProcessInfo.processInfo.activeProcessorCount
     public var limits = Limits()
     /// Where file parts are streamed while they arrive.
@@ -120,6 +130,8 @@ final class ServerCore: Sendable {
     let responder: any Responder
     let logger: Logger
     let inFlight = Atomic<Int>(0)
+    /// Where every request that is not answered immediately is answered, in arrival order.
+    let workers: RequestWorkers
     /// Connections waiting for deferred work, and whether the daemon is stopping. libmicrohttpd
     /// panics when stopped with suspended connections, and a connection resumed after the stop would
     /// be freed memory: both are settled under this lock.
@@ -129,6 +141,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        workers = RequestWorkers(name: "request-worker", count: configuration.threads)
     }
 
     /// Suspends a connection while its deferred work runs; false once the daemon is stopping.
@@ -161,8 +174,9 @@ final class ServerCore: Sendable {
             }
             suspensions.connections = [:]
         }
-        // Outside the lock: stopping joins the worker threads, which may be waiting for it.
+        // Outside the lock: stopping joins the connection threads, which may be waiting for it.
         MHD_stop_daemon(daemon)
+        workers.stop()
     }
 
     func log(_ request: Request, _ response: Response, since start: ContinuousClock.Instant) {

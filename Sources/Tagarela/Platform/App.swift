@@ -122,6 +122,18 @@ public final class App: Responder {
         return Server(configuration: server, responder: self, logger: logger)
     }
 
+    /// Static files and the health check cost microseconds: they are answered at once, and a load
+    /// balancer's probe never waits behind pages.
+    public func immediateResponse(to request: Request) -> Response? {
+        if let file = staticFiles.response(for: request) {
+            return Self.withSecurityHeaders(file)
+        }
+        if request.method == .get, request.path == SiteRoutes.healthPath {
+            return respond(to: request)
+        }
+        return nil
+    }
+
     public func respond(to request: Request) -> Response {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)

@@ -3,11 +3,12 @@ import HTTPServer
 /// The public pages: home, about, and the health check used by load balancers and benchmarks.
 enum SiteRoutes {
     static let templates = ["site/home", "site/about"]
+    static let healthPath = "/healthz"
 
     static func add(to router: inout Router<Route>) {
         router.get("/", .anyone, showHome)
         router.get("/about", .anyone, showAbout)
-        router.get("/healthz", .anyone, health)
+        router.get(healthPath, .anyone, health)
     }
 
     /// Answers without touching the database: it says the process serves, nothing more.
