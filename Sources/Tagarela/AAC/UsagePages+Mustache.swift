@@ -1,6 +1,6 @@
 import Mustache
 
-// The usage history lists up to 100 taps: its view models answer Mustache directly instead of
+// The usage history lists up to 50 taps: its view models answer Mustache directly instead of
 // through `Mirror` (see bench/mixed). Every stored property must be listed; `MustacheLookupTests`
 // checks each against `Mirror`.
 
@@ -18,6 +18,7 @@ extension UsagePage: MustacheParent {
         case "top": top
         case "sentences": sentences
         case "rows": rows
+        case "tapsNote": tapsNote
         case "isEmpty": isEmpty
         case "csvLink": csvLink
         case "oblLink": oblLink

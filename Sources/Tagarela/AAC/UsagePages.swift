@@ -1,6 +1,10 @@
 import Foundation
 
 struct UsagePage: Sendable {
+    /// The page lists the latest taps of the period; the CSV has every one. Rendering each listed tap
+    /// is most of the page's cost (bench/mixed), and counts, chart and top symbols cover the rest.
+    static let listedTaps = 50
+
     struct Row: Sendable {
         let when: String
         let plan: String
@@ -31,6 +35,8 @@ struct UsagePage: Sendable {
     /// The longest sentences spoken from the strip in the period.
     let sentences: [Sentence]
     let rows: [Row]
+    /// Said under the list when the period has more taps than it shows.
+    let tapsNote: String?
     let isEmpty: Bool
     let csvLink: String
     let oblLink: String
@@ -65,6 +71,7 @@ struct UsagePage: Sendable {
             Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
                 assisted: $0.assistedName ?? t["usage_alone"])
         }
+        tapsNote = total > rows.count && !rows.isEmpty ? t("usage_taps_note", ["shown": "\(rows.count)", "count": "\(total)"]) : nil
         isEmpty = rows.isEmpty
         var query = "from=\(filter.from)&to=\(filter.to)"
         if let plan = filter.planId { query += "&plan=\(plan)" }
