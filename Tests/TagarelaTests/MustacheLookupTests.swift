@@ -27,7 +27,7 @@ import Testing
                                      locale: .ptBR, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
         let summary = People.PatientSummary(id: 7, displayName: "Carla Costa", username: nil, birthDate: "2018-03-01", sex: .female,
                                             diagnosis: "TEA", photoPath: "p.jpg", tutorNames: "Bruno Costa")
-        Self.expectAnswersEveryProperty(PatientRow(summary, context: context))
+        Self.expectAnswersEveryProperty(PatientRow(summary, today: "2026-11-21", context: context))
         let user = User(id: 3, username: "ana", displayName: "Ana Souza", role: .clinician, specialties: "speech nutrition",
                         createdAt: Date(), updatedAt: Date())
         let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x", patients: [summary],

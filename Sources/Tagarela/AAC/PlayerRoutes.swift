@@ -84,13 +84,15 @@ enum PlayerRoutes {
         guard let symbolId = form["symbol"].flatMap(Int64.init) else { throw AppError.badRequest }
         try context.database.write { db in
             let plan = try PlanScope.find(planId, visibleTo: actor, db)
-            let onPlan = plan.planType == .sentence
-                ? try SentenceWord.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db)
-                : try PlanCell.filter(Column("planId") == plan.id && Column("symbolId") == symbolId).fetchCount(db)
-            guard onPlan > 0 else { throw AppError.notFound }
-            try db.execute(sql: """
+            // The most frequent write: its statements are prepared once per connection (the insert's
+            // triggers made preparing it a quarter of the request).
+            let onPlan = try Bool.fetchOne(db.cachedStatement(sql: plan.planType == .sentence
+                ? "SELECT EXISTS (SELECT 1 FROM sentenceWord WHERE planId = ? AND symbolId = ?)"
+                : "SELECT EXISTS (SELECT 1 FROM planCell WHERE planId = ? AND symbolId = ?)"), arguments: [plan.id, symbolId])
+            guard onPlan == true else { throw AppError.notFound }
+            try db.cachedStatement(sql: """
                 INSERT OR IGNORE INTO tap (key, patientId, planId, symbolId, assistedBy, at, receivedAt) VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, context.now])
+                """).execute(arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, context.now])
         }
         return Response(status: .noContent)
     }

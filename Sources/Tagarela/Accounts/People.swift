@@ -5,7 +5,7 @@ import GRDB
 /// the same transaction.
 enum People {
     /// A patient as lists and pages show them.
-    struct PatientSummary: Sendable, Decodable, FetchableRecord {
+    struct PatientSummary: Sendable, FetchableRecord {
         let id: Int64
         let displayName: String
         let username: String?
@@ -33,15 +33,16 @@ enum People {
             _ = arguments.append(contentsOf: ["%\(terms)%", "%\(terms)%"])
         }
         sql += " ORDER BY u.displayName COLLATE NOCASE"
-        return try PatientSummary.fetchAll(db, sql: sql, arguments: arguments)
+        // Every dashboard asks this: a prepared statement per role and search shape, kept by the connection.
+        return try PatientSummary.fetchAll(db, SQLRequest(sql: sql, arguments: arguments, cached: true))
     }
 
     /// The tutors linked to a patient.
     static func tutors(of patientId: Int64, _ db: Database) throws -> [User] {
-        try User.fetchAll(db, sql: """
+        try User.fetchAll(db, SQLRequest(sql: """
             SELECT user.* FROM user JOIN tutorPatient tp ON tp.tutorId = user.id
             WHERE tp.patientId = ? ORDER BY user.displayName COLLATE NOCASE
-            """, arguments: [patientId])
+            """, arguments: [patientId], cached: true))
     }
 
     /// What a patient form holds, validated.
@@ -132,5 +133,19 @@ enum Usernames {
     static func isValid(_ username: String) -> Bool {
         (3...64).contains(username.count)
             && username.allSatisfy { $0.isLetter || $0.isNumber || ".-_@+".contains($0) }
+    }
+}
+
+extension People.PatientSummary {
+    // By name, without `Decodable`: dashboards read one per patient on every load.
+    init(row: Row) {
+        id = row["id"]
+        displayName = row["displayName"]
+        username = row["username"]
+        birthDate = row["birthDate"]
+        sex = (row["sex"] as String?).flatMap(Patient.Sex.init(rawValue:))
+        diagnosis = row["diagnosis"]
+        photoPath = row["photoPath"]
+        tutorNames = row["tutorNames"]
     }
 }

@@ -33,6 +33,14 @@ struct LineChart: Sendable {
         }
         func y(_ value: Double) -> Double { lower - (lower - upper) * (value - bottom) / (top - bottom) }
 
+        var labelsByValue: [Double: String] = [:]
+        func label(_ value: Double) -> String {
+            if let text = labelsByValue[value] { return text }
+            let text = escape(format(value))
+            labelsByValue[value] = text
+            return text
+        }
+
         var parts: [String] = []
         parts.append(##"<svg class="chart" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(escape(title + " (" + unit + ")"))" xmlns="http://www.w3.org/2000/svg">"##)
         parts.append(##"<text x="\##(left)" y="18" font-size="16" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
@@ -40,7 +48,7 @@ struct LineChart: Sendable {
             let value = bottom + (top - bottom) * fraction
             let yy = y(value)
             parts.append(##"<line x1="\##(left)" y1="\##(rounded(yy))" x2="\##(right)" y2="\##(rounded(yy))" stroke="#d0d0d0" stroke-width="1"/>"##)
-            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="13" text-anchor="end" fill="#4a4a4a">\##(escape(format(value)))</text>"##)
+            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="13" text-anchor="end" fill="#4a4a4a">\##(label(value))</text>"##)
         }
         let labelled = Set([0, labels.count / 2, labels.count - 1])
         for index in labelled.sorted() {
@@ -53,8 +61,9 @@ struct LineChart: Sendable {
                 let path = points.map { "\(rounded($0.0)),\(rounded($0.1))" }.joined(separator: " ")
                 parts.append(##"<polyline points="\##(path)" fill="none" stroke="\##(line.colour)" stroke-width="3" stroke-linejoin="round"/>"##)
             }
+            let name = escape(line.name)
             for point in points {
-                parts.append(##"<circle cx="\##(rounded(point.0))" cy="\##(rounded(point.1))" r="4.5" fill="\##(line.colour)"><title>\##(escape(line.name)): \##(escape(format(point.2)))</title></circle>"##)
+                parts.append(##"<circle cx="\##(rounded(point.0))" cy="\##(rounded(point.1))" r="4.5" fill="\##(line.colour)"><title>\##(name): \##(label(point.2))</title></circle>"##)
             }
         }
         if series.count > 1 {
@@ -67,10 +76,11 @@ struct LineChart: Sendable {
         return parts.joined(separator: "\n")
     }
 
-    private func rounded(_ value: Double) -> String { String(format: "%.1f", value) }
-
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    /// One decimal, as `%.1f` writes it (coordinates; `String(format:)` was a tenth of the usage page).
+    private func rounded(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return (tenths < 0 ? "-" : "") + "\(abs(tenths) / 10).\(abs(tenths) % 10)"
     }
+
+    private func escape(_ text: String) -> String { HTML.escape(text) }
 }

@@ -67,15 +67,19 @@ struct PatientRow: Sendable {
     let diagnosis: String
     let tutors: String?
 
-    init(_ summary: People.PatientSummary, context: RequestContext) {
+    init(_ summary: People.PatientSummary, today: String, context: RequestContext) {
         id = summary.id
         name = summary.displayName
         initials = Initials.of(summary.displayName)
         photoURL = summary.photoPath.map { _ in "/patients/\(summary.id)/photo" }
-        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
         age = summary.birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { context.t("age_years", ["years": "\($0)"]) }
         diagnosis = summary.diagnosis
         tutors = summary.tutorNames
+    }
+
+    static func list(_ summaries: [People.PatientSummary], context: RequestContext) -> [PatientRow] {
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        return summaries.map { PatientRow($0, today: today, context: context) }
     }
 }
 
@@ -114,7 +118,7 @@ struct ClinicianDashboard: Sendable {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
         self.search = search
-        self.patients = patients.map { PatientRow($0, context: context) }
+        self.patients = PatientRow.list(patients, context: context)
         isEmpty = patients.isEmpty
         countText = context.t("patients_count", ["count": "\(patients.count)"])
     }
@@ -127,7 +131,7 @@ struct TutorDashboard: Sendable {
 
     init(actor: Actor, patients: [People.PatientSummary], context: RequestContext) {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
-        self.patients = patients.map { PatientRow($0, context: context) }
+        self.patients = PatientRow.list(patients, context: context)
         isEmpty = patients.isEmpty
     }
 }
@@ -188,7 +192,7 @@ struct TrainerDashboard: Sendable {
         }
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         self.search = search
-        self.clients = clients.map { PatientRow($0, context: context) }
+        self.clients = PatientRow.list(clients, context: context)
         isEmpty = clients.isEmpty
         countText = context.t("clients_count", ["count": "\(clients.count)"])
     }

@@ -242,8 +242,7 @@ struct OBFExporter: Sendable {
     }
 
     static func html(_ text: String) -> String {
-        "<p>" + text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;") + "</p>"
+        "<p>" + HTML.escape(text) + "</p>"
     }
 
     /// A file name from a board's name: letters and digits without accents, hyphens between words.

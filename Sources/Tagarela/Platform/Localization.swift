@@ -100,9 +100,30 @@ public struct Translator: Sendable, MustacheParent {
         texts[key] ?? "⟦\(key)⟧"
     }
 
-    /// A text with `{name}` placeholders filled in.
+    /// A text with `{name}` placeholders filled in, in one pass: a value that itself contains
+    /// `{name}` (a patient called "{count}") is written as it is, never filled in again.
     public func callAsFunction(_ key: String, _ values: [String: String] = [:]) -> String {
-        values.reduce(self[key]) { text, pair in text.replacingOccurrences(of: "{\(pair.key)}", with: pair.value) }
+        Self.fill(self[key], values)
+    }
+
+    static func fill(_ text: String, _ values: [String: String]) -> String {
+        guard !values.isEmpty, text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{") {
+            result += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            if let close = rest[afterOpen...].firstIndex(of: "}"), let value = values[String(rest[afterOpen..<close])] {
+                result += value
+                rest = rest[rest.index(after: close)...]
+            } else {
+                result += "{"
+                rest = rest[afterOpen...]
+            }
+        }
+        result += rest
+        return result
     }
 
     public func child(named name: String) -> Any? { self[name] }

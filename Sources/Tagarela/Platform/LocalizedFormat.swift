@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Numbers and dates written the way the user's locale writes them, and read back from forms.
 public struct LocalizedFormat: Sendable {
@@ -15,11 +16,16 @@ public struct LocalizedFormat: Sendable {
         value.formatted(.number.precision(.fractionLength(0...fractionDigits)).locale(locale.foundationLocale))
     }
 
-    /// `21/11/2026` in pt-BR, es and ca; `11/21/2026` in en.
+    /// `21/11/2026` in pt-BR, es and ca; `11/21/2026` in en (what `Date.FormatStyle` writes with two-digit
+    /// day and month, assembled directly: usage pages write hundreds of dates).
     public func shortDate(_ date: Date) -> String {
-        var style = Date.FormatStyle(date: .numeric, time: .omitted, locale: locale.foundationLocale, timeZone: timeZone)
-        style = style.day(.twoDigits).month(.twoDigits).year(.defaultDigits)
-        return date.formatted(style)
+        shortDate(dayNumber: ISODate.dayNumber(of: date, timeZone: timeZone))
+    }
+
+    func shortDate(dayNumber: Int) -> String {
+        let (year, month, day) = ISODate.components(dayNumber: dayNumber)
+        let (first, second) = locale == .en ? (month, day) : (day, month)
+        return "\(ISODate.padded(first, 2))/\(ISODate.padded(second, 2))/\(year)"
     }
 
     /// `21 de novembro de 2026`, `21 de noviembre de 2026`, `21 de novembre de 2026`, `November 21, 2026`.
@@ -29,16 +35,32 @@ public struct LocalizedFormat: Sendable {
 
     /// A stored ISO date (`2026-11-21`) written the locale's way; the text itself if it is not a date.
     func shortDate(iso: String) -> String {
-        parseDate(iso).map(shortDate) ?? iso
+        ISODate.dayNumber(iso).map { shortDate(dayNumber: $0) } ?? iso
     }
 
     func longDate(iso: String) -> String {
         parseDate(iso).map(longDate) ?? iso
     }
 
+    /// `14:05` (pt-BR, es, ca), `2:05 PM` (en): the locale's short time of day.
     public func time(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
+        let local = Int((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))).rounded(.down))
+        let minute = (local % 86_400 + 86_400) % 86_400 / 60
+        let key = TimeOfDayKey(locale: locale, minute: minute)
+        if let text = Self.timesOfDay.withLock({ $0[key] }) { return text }
+        let text = date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
+        Self.timesOfDay.withLock { $0[key] = text }
+        return text
     }
+
+    /// The short time of day depends only on the locale and the minute: each is formatted once
+    /// (`Date.FormatStyle` costs microseconds a call; at most 1 440 entries per locale).
+    private struct TimeOfDayKey: Hashable {
+        let locale: AppLocale
+        let minute: Int
+    }
+
+    private static let timesOfDay = Mutex<[TimeOfDayKey: String]>([:])
 
     /// Reads a decimal typed by a person: `1,5`, `1.5`, `1.234,5` and `1,234.5` all work.
     /// When both separators appear, the last one is the decimal mark. A lone separator is
