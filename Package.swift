@@ -26,6 +26,7 @@ let package = Package(
             pkgConfig: "libargon2",
             providers: [.apt(["libargon2-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -38,6 +39,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer",
                 "CArgon2",
+                "CMalloc",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),

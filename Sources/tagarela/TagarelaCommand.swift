@@ -48,6 +48,7 @@ struct Serve: AsyncParsableCommand {
         let app = try await App.make(configuration, logger: logger)
         let server = app.makeServer()
         try server.start()
+        FreedMemory.startReturning()
         logger.notice("Tagarela serves http://localhost:\(server.port) with data in \(configuration.dataDirectory)")
         await TerminationSignal.wait()
         logger.notice("stopping: finishing requests in flight")

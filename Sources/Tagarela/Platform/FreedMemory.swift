@@ -1,0 +1,26 @@
+import Foundation
+#if canImport(Glibc)
+import CMalloc
+#endif
+
+/// Hands memory that request threads have freed back to the system, every second.
+///
+/// glibc gives each busy thread its own malloc arena and returns an arena's free memory only from its
+/// top: cached pages that die while a newer one sits above them stay resident. After a bench/mixed
+/// run the request threads' arenas held about 15 MB each with under 100 KB in use (`malloc_stats`),
+/// and resident memory grew from run to run; `malloc_trim(0)` brought it from 47 to 20 MB of heap.
+public enum FreedMemory {
+    /// Starts a background thread that trims every `interval` for the life of the process.
+    public static func startReturning(every interval: TimeInterval = 1) {
+        #if canImport(Glibc)
+        let thread = Thread {
+            while true {
+                Thread.sleep(forTimeInterval: interval)
+                malloc_trim(0)
+            }
+        }
+        thread.name = "tg-malloc-trim"
+        thread.start()
+        #endif
+    }
+}
