@@ -12,7 +12,7 @@ final class RequestWorkers: @unchecked Sendable {
     private var head = 0
     private var stopping = false
 
-    /// Starts `count` threads; they run until `stop()`.
+    /// Starts `count` threads; they run until `stop()`. Linux keeps 15 characters of a thread's name.
     init(name: String, count: Int) {
         for index in 0..<max(1, count) {
             let thread = Thread { [self] in run() }

@@ -141,7 +141,7 @@ final class ServerCore: Sendable {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
-        workers = RequestWorkers(name: "request-worker", count: configuration.threads)
+        workers = RequestWorkers(name: "tg-request", count: configuration.threads)
     }
 
     /// Suspends a connection while its deferred work runs; false once the daemon is stopping.

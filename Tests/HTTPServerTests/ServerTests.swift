@@ -354,3 +354,62 @@ extension Result {
         #expect(drained.wait(timeout: .now() + 5) == .success)
     }
 }
+
+@Suite struct RequestWorkerTests {
+    /// `/slow` holds a request worker for 0.6 s; `/now` is answered immediately; anything else at once by a worker.
+    struct BusyResponder: Responder {
+        func respond(to request: Request) -> Response {
+            if request.path == "/slow" { Thread.sleep(forTimeInterval: 0.6) }
+            return .text(request.path)
+        }
+
+        func immediateResponse(to request: Request) -> Response? {
+            request.path == "/now" ? .text("now") : nil
+        }
+    }
+
+    static func start(threads: Int) throws -> Server {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.threads = threads
+        let server = Server(configuration: configuration, responder: BusyResponder(),
+                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        return server
+    }
+
+    static func startSlowRequest(on server: Server) -> Result<WireResponse, Error>.Box {
+        let slow = Result<WireResponse, Error>.Box()
+        Thread { slow.value = Result { try HTTPClient(port: server.port).get("/slow") } }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while server.requestsInFlight == 0 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        return slow
+    }
+
+    @Test func aBusyWorkerHoldsUpNoRequestWhileAnotherIsFree() throws {
+        let server = try Self.start(threads: 2)
+        defer { server.shutdown(gracePeriod: .seconds(2)) }
+        let slow = Self.startSlowRequest(on: server)
+
+        // Whatever connection thread each of these lands on, the free worker answers them.
+        let started = Date()
+        for index in 0..<8 {
+            #expect(try HTTPClient(port: server.port).get("/fast-\(index)").text == "/fast-\(index)")
+        }
+        #expect(Date().timeIntervalSince(started) < 0.4)
+        #expect(slow.value == nil)
+    }
+
+    @Test func immediateResponsesDoNotWaitForAWorker() throws {
+        let server = try Self.start(threads: 1)
+        defer { server.shutdown(gracePeriod: .seconds(2)) }
+        let slow = Self.startSlowRequest(on: server)
+
+        let started = Date()
+        #expect(try HTTPClient(port: server.port).get("/now").text == "now")
+        #expect(Date().timeIntervalSince(started) < 0.4)
+        #expect(slow.value == nil)
+        // The one worker is busy: a page waits for it, then is answered.
+        #expect(try HTTPClient(port: server.port).get("/page").text == "/page")
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+}

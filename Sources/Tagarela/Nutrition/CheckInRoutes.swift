@@ -37,10 +37,12 @@ enum CheckInRoutes {
     enum Turn { case current(Meal), answered, notYet }
 
     static func turn(of mealId: Int64?, patientId: Int64, _ db: Database) throws -> Turn {
-        guard let mealId, let meal = try Meal.filter(Meal.Columns.patientId == patientId).filter(key: mealId).fetchOne(db)
+        // Every check-in asks this twice (form, then answer): prepared statements kept by the connection.
+        guard let mealId, let meal = try Meal.fetchOne(db, SQLRequest(sql: "SELECT * FROM meal WHERE id = ? AND patientId = ?",
+                                                                      arguments: [mealId, patientId], cached: true))
         else { throw AppError.notFound }
         if meal.mealStatus != .pending { return .answered }
-        return try Meal.queue(of: patientId).fetchOne(db)?.id == meal.id ? .current(meal) : .notYet
+        return try Meal.headOfQueue(of: patientId, db) == meal.id ? .current(meal) : .notYet
     }
 
     @Sendable static func showAnswerForm(_ context: RequestContext) throws -> Response {

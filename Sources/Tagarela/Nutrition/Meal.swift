@@ -37,6 +37,13 @@ struct Meal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
         Meal.filter(Columns.patientId == patientId && Columns.status == MealStatus.pending.rawValue)
             .order(Columns.date, Columns.time, Column("id"))
     }
+
+    /// The id of the meal whose turn it is (the first of `queue(of:)`), if any.
+    static func headOfQueue(of patientId: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: """
+            SELECT id FROM meal WHERE patientId = ? AND status = 'pending' ORDER BY date, time, id LIMIT 1
+            """), arguments: [patientId])
+    }
 }
 
 struct MealLine: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
@@ -89,7 +96,13 @@ struct MealScreen: Sendable {
         }
     }
 
+    /// One meal (the check-in screens): prepared statements kept by the connection.
     static func fetch(_ meal: Meal, _ db: Database) throws -> MealScreen {
-        try fetch([meal], db)[0]
+        let lines = try MealLine.fetchAll(db, SQLRequest(sql: "SELECT * FROM mealLine WHERE mealId = ? ORDER BY position",
+                                                         arguments: [meal.id], cached: true))
+        let foods = Dictionary(uniqueKeysWithValues: try Food.fetchAll(db, SQLRequest(sql: """
+            SELECT * FROM food WHERE id IN (SELECT foodId FROM mealLine WHERE mealId = ?)
+            """, arguments: [meal.id], cached: true)).map { ($0.id!, $0) })
+        return MealScreen(meal: meal, lines: lines.compactMap { line in foods[line.foodId].map { Line(line: line, food: $0) } })
     }
 }
