@@ -50,6 +50,34 @@ enum TapDays {
         try recount(db)
     }
 
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    /// v1's triggers removed emptied rows with `DELETE FROM tapDay WHERE n <= 0`, a scan of the whole
+    /// table for every deleted tap: removing a patient with 100 000 taps held the write lock for
+    /// minutes (2 000 taps took 25 s). Now only the row just decremented is looked at.
+    static func v2TargetedDeletes(_ db: Database) throws {
+        let oldRow = """
+            patientId = OLD.patientId AND day = date(OLD.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds')
+              AND planId = coalesce(OLD.planId, 0) AND symbolId = coalesce(OLD.symbolId, 0)
+              AND assistedBy = coalesce(OLD.assistedBy, 0)
+            """
+        try db.execute(sql: """
+            DROP TRIGGER tapDay_delete;
+            DROP TRIGGER tapDay_update;
+            CREATE TRIGGER tapDay_delete AFTER DELETE ON tap BEGIN
+                UPDATE tapDay SET n = n - 1 WHERE \(oldRow);
+                DELETE FROM tapDay WHERE \(oldRow) AND n <= 0;
+            END;
+            CREATE TRIGGER tapDay_update AFTER UPDATE OF patientId, at, planId, symbolId, assistedBy ON tap BEGIN
+                UPDATE tapDay SET n = n - 1 WHERE \(oldRow);
+                DELETE FROM tapDay WHERE \(oldRow) AND n <= 0;
+                INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n)
+                VALUES (NEW.patientId, date(NEW.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds'),
+                        coalesce(NEW.planId, 0), coalesce(NEW.symbolId, 0), coalesce(NEW.assistedBy, 0), 1)
+                ON CONFLICT DO UPDATE SET n = n + 1;
+            END;
+            """)
+    }
+
     /// Sets the clinic's offset from UTC; when it differs from the stored one, counts every tap again.
     static func prepare(_ db: Database, timeZone: TimeZone, now: Date) throws {
         let offset = timeZone.secondsFromGMT(for: now)

@@ -14,6 +14,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 access v1", migrate: AccessSchema.v1)
         migrator.registerMigration("2026-11 educat v1", migrate: EduCATSchema.v1)
         migrator.registerMigration("2026-11 capacity: taps per day", migrate: TapDays.v1)
+        migrator.registerMigration("2026-11 capacity: taps per day, targeted deletes", migrate: TapDays.v2TargetedDeletes)
         return migrator
     }
 }
