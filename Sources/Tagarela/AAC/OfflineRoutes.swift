@@ -15,7 +15,14 @@ enum OfflineRoutes {
         router.get("/manifest.webmanifest", .anyone, manifest)
     }
 
+    /// Asked by every board page the tablet loads, so it is kept in the read cache with the board pages.
+    /// Clips made later without a database change (the timer's alarm, a sentence plan's NO word) join
+    /// the listing when the entry expires, within seconds; the tablet asks again at its next board load.
     @Sendable static func boards(_ context: RequestContext) throws -> Response {
+        try context.cachedPage("offline listing") { try listing(context) }
+    }
+
+    static func listing(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let list = try context.database.read { db in
             try OfflineBoards.fetch(patientId: actor.userId, db)
