@@ -35,6 +35,32 @@ import Testing
         #expect(try ana.get("/symbols").text.contains("água gelada"))
     }
 
+    /// A page never writes: a new clinician's symbol form offers the default categories unsaved, and the
+    /// first symbol saved in one of them creates them.
+    @Test func aNewClinicianIsOfferedTheDefaultCategoriesAndTheFirstSymbolCreatesThem() async throws {
+        let test = try await TestApp()
+        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["speech"],
+                                  password: DemoClinic.password, hasher: test.app.passwords)
+        let lia = try test.browser(loggedInAs: "lia"), liaId = try test.id(of: "lia")
+        func categories() throws -> [Tagarela.Category] {
+            try test.read { try Category.filter(Column("clinicianId") == liaId).order(Column("position")).fetchAll($0) }
+        }
+        let form = try lia.get("/symbols/new")
+        #expect(form.status == 200)
+        #expect(form.text.contains(#"value="default-0""#) && form.text.contains(#"value="default-5""#))
+        #expect(try categories().isEmpty, "showing the form created nothing")
+
+        let fields = [("pictogram", "1F6B0"), ("name", "água"), ("spokenText", ""), ("scope", ""), ("voice", "pt-BR")]
+        #expect(try lia.postMultipart("/symbols", fields: fields + [("categoryId", "default-99")], files: []).status == 422)
+        #expect(try categories().isEmpty, "a refused form created nothing")
+        #expect(try lia.postMultipart("/symbols", fields: fields + [("categoryId", "default-1")], files: []).status == 303)
+        let created = try categories()
+        #expect(created.count == Category.defaults.count)
+        let symbol = try test.read { try Symbol.filter(Column("clinicianId") == liaId && Column("name") == "água").fetchOne($0) }
+        #expect(symbol?.categoryId == created[1].id, "the second default, as chosen")
+        #expect(try lia.get("/symbols/new").text.contains(#"value="\#(created[0].id!)""#), "from then on, the saved ones")
+    }
+
     @Test func editingASymbolChoosesANewPictogramAndKeepsItsName() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

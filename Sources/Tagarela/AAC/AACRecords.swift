@@ -25,7 +25,8 @@ struct Category: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
         ("category_social", .pink), ("category_nouns", .orange), ("category_misc", .white),
     ]
 
-    /// The clinician's categories, creating the defaults (in their language) the first time.
+    /// The clinician's categories, creating the defaults (in their language) the first time. Only for
+    /// requests that change something (POST); pages use `offered(to:)`.
     static func forClinician(_ clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [Category] {
         let existing = try Category.filter(Column("clinicianId") == clinicianId).order(Column("position"), Column("id")).fetchAll(db)
         guard existing.isEmpty else { return existing }
@@ -33,6 +34,56 @@ struct Category: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
             var category = Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
             try category.insert(db)
             return category
+        }
+    }
+}
+
+extension Category {
+    /// The clinician's categories without creating defaults (for pages that only read).
+    static func forClinicianReadOnly(_ clinicianId: Int64, _ db: Database) throws -> [Category] {
+        try Category.filter(Column("clinicianId") == clinicianId).order(Column("position"), Column("id")).fetchAll(db)
+    }
+
+    /// What a page offers the clinician: their categories, or, before they have any, the defaults
+    /// unsaved (no id; `position` is their index in `defaults`). A page never writes: the defaults are
+    /// created by the first symbol saved in one of them (`Choice.resolve`).
+    static func offered(to clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [Category] {
+        let existing = try forClinicianReadOnly(clinicianId, db)
+        guard existing.isEmpty else { return existing }
+        return defaults.enumerated().map { index, entry in
+            Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
+        }
+    }
+
+    /// The form value of an offered category: its id, or `default-N` for a default not created yet.
+    var formValue: String { id.map { "\($0)" } ?? "default-\(position)" }
+
+    /// A category chosen in a form.
+    enum Choice: Sendable, Equatable {
+        case existing(Int64)
+        /// One of `defaults`, by index, for a clinician who had no categories when the form was shown.
+        case standard(Int)
+
+        /// Reads a form value; nil when it is neither a category of the clinician nor a default.
+        static func read(_ value: String, clinicianId: Int64, _ db: Database) throws -> Choice? {
+            if let id = Int64(value) {
+                return try Category.filter(Column("clinicianId") == clinicianId).filter(key: id).fetchCount(db) > 0 ? .existing(id) : nil
+            }
+            guard value.hasPrefix("default-"), let index = Int(value.dropFirst("default-".count)),
+                  defaults.indices.contains(index) else { return nil }
+            return .standard(index)
+        }
+
+        /// The category's id, creating the defaults first when the clinician has no categories yet.
+        func resolve(clinicianId: Int64, _ t: Translator, _ db: Database) throws -> Int64 {
+            switch self {
+            case .existing(let id): return id
+            case .standard(let index):
+                let categories = try Category.forClinician(clinicianId, t, db)
+                let name = t[Category.defaults[index].key]
+                // Created meanwhile in another tab, maybe with other categories too: match by name.
+                return (categories.first { $0.name == name } ?? categories[0]).id!
+            }
         }
     }
 }

@@ -74,10 +74,10 @@ enum PlanRoutes {
             try PlanScope.editable(context.id("plan"), by: actor, db)
         }
         if sentencePlan.planType == .sentence { return try SentenceRoutes.editor(context, plan: sentencePlan, actor: actor) }
-        let page = try context.database.write { db in
+        let page = try context.database.read { db in
             let plan = try PlanScope.editable(context.id("plan"), by: actor, db)
             let screen = try BoardScreen.fetch(plan, db)
-            let categories = try Category.forClinician(actor.userId, context.t, db)
+            let categories = try Category.forClinicianReadOnly(actor.userId, db)
             var symbols = SymbolScope.usable(by: actor.userId, for: plan.patientId).order(Column("name").collating(.nocase))
             if let category = query["category"].flatMap(Int64.init) { symbols = symbols.filter(Column("categoryId") == category) }
             if let search = query["q"], !search.isEmpty { symbols = symbols.filter(Column("name").like("%\(search)%")) }

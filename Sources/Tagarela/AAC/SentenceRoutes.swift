@@ -20,12 +20,12 @@ enum SentenceRoutes {
     /// allows next, and a chooser for adding a symbol to a role.
     static func editor(_ context: RequestContext, plan: Plan, actor: Actor) throws -> Response {
         let query = context.request.query
-        let page = try context.database.write { db in
+        let page = try context.database.read { db in
             let grammar = try SentenceGrammar.fetch(planId: plan.id!, db)
             let patient = try User.fetchOne(db, key: plan.patientId)!
             var chooser: SentenceEditorPage.Chooser?
             if let role = query["add"].flatMap(SentenceWord.Role.init(rawValue:)) {
-                let categories = try Category.forClinician(actor.userId, context.t, db)
+                let categories = try Category.forClinicianReadOnly(actor.userId, db)
                 var symbols = SymbolScope.usable(by: actor.userId, for: plan.patientId).order(Column("name").collating(.nocase))
                 if let category = query["category"].flatMap(Int64.init) { symbols = symbols.filter(Column("categoryId") == category) }
                 if let search = query["q"], !search.isEmpty { symbols = symbols.filter(Column("name").like("%\(search)%")) }

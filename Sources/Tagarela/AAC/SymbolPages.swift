@@ -85,7 +85,7 @@ struct SymbolFormPage: Sendable {
         chosenPictogram = form["pictogram"].isEmpty ? nil : form["pictogram"]
         hasRecording = form["audioKind"] == "uploaded"
         self.categories = categories.map {
-            SelectOption(value: "\($0.id!)", label: $0.name, isSelected: form["categoryId"] == "\($0.id!)")
+            SelectOption(value: $0.formValue, label: $0.name, isSelected: form["categoryId"] == $0.formValue)
         }
         scopes = [SelectOption(value: "", label: t["symbol_general"], isSelected: form["scope"].isEmpty)]
             + patients.map { SelectOption(value: "\($0.id)", label: t("symbol_for_patient", ["name": $0.displayName]),

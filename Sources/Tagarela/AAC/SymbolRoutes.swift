@@ -43,10 +43,10 @@ enum SymbolRoutes {
     static func formPage(_ context: RequestContext, form: FormState, action: String, title: String,
                          status: Status = .ok) throws -> Response {
         let actor = try context.requireActor()
-        let page = try context.database.write { db in
+        let page = try context.database.read { db in
             SymbolFormPage(action: action, form: form, search: context.request.query["q"] ?? "",
                            results: context.app.pictograms.search(context.request.query["q"] ?? "", locale: context.locale),
-                           categories: try Category.forClinician(actor.userId, context.t, db),
+                           categories: try Category.offered(to: actor.userId, context.t, db),
                            patients: try People.patients(visibleTo: actor, matching: "", db), context: context)
         }
         return context.render("aac/symbol-form", title: title, page, status: status)
@@ -115,11 +115,12 @@ enum SymbolRoutes {
                         audioKind = "uploaded"
                     } catch { form.fail("audio", context.t["error_audio_invalid"]) }
                 }
-                guard form.errors.isEmpty, var symbol = input?.symbol(existing: existing, at: context.now) else {
+                guard form.errors.isEmpty, let input else {
                     context.app.media.remove(image)
                     if let audio { context.app.speech.remove(audio) }
                     return try formPage(context, form: form, action: action, title: title, status: .unprocessableContent)
                 }
+                var symbol = input.symbol(existing: existing, at: context.now)
                 if let image { symbol.imagePath = image; symbol.pictogram = nil }
                 if let audio {
                     symbol.audioFile = audio
@@ -133,6 +134,7 @@ enum SymbolRoutes {
                 let saved = symbol
                 let id = try context.database.write { db -> Int64 in
                     var symbol = saved
+                    symbol.categoryId = try input.category.resolve(clinicianId: actor.userId, context.t, db)
                     try symbol.save(db)
                     try context.audit.record(existing == nil ? .create : .update, "symbol", symbol.id, symbol.name, db)
                     return symbol.id!
@@ -163,18 +165,11 @@ enum SymbolRoutes {
     }
 }
 
-extension Category {
-    /// The clinician's categories without creating defaults (for pages that only read).
-    static func forClinicianReadOnly(_ clinicianId: Int64, _ db: Database) throws -> [Category] {
-        try Category.filter(Column("clinicianId") == clinicianId).order(Column("position"), Column("id")).fetchAll(db)
-    }
-}
-
 /// The symbol form, read and checked.
 struct SymbolInput: Sendable {
     let name: String
     let spokenText: String
-    let categoryId: Int64
+    let category: Category.Choice
     let patientId: Int64?
     let pictogram: String?
     let voice: String
@@ -184,9 +179,7 @@ struct SymbolInput: Sendable {
                      _ t: Translator, _ db: Database) throws -> SymbolInput? {
         let name = form.required("name", t["error_name_required"])
         let spoken = form["spokenText"].trimmingCharacters(in: .whitespaces)
-        let category = Int64(form["categoryId"]).flatMap { id in
-            try? Category.filter(Column("clinicianId") == actor.userId).filter(key: id).fetchOne(db)
-        }
+        let category = try Category.Choice.read(form["categoryId"], clinicianId: actor.userId, db)
         if category == nil { form.fail("categoryId", t["error_choose_option"]) }
         var patientId: Int64?
         if let id = Int64(form["scope"]) {
@@ -199,11 +192,14 @@ struct SymbolInput: Sendable {
         }
         let voice = (AppLocale(rawValue: form["voice"]) ?? .ptBR).rawValue
         guard let name, let category, !form.hasErrors else { return nil }
-        return SymbolInput(name: name, spokenText: spoken.isEmpty ? name : spoken, categoryId: category.id!,
+        return SymbolInput(name: name, spokenText: spoken.isEmpty ? name : spoken, category: category,
                            patientId: patientId, pictogram: pictogram, voice: voice, clinicianId: actor.userId)
     }
 
+    /// The symbol as the form describes it; for a default category not created yet, `categoryId` is set
+    /// when it is saved (`Category.Choice.resolve`).
     func symbol(existing: Symbol?, at now: Date) -> Symbol {
+        let categoryId: Int64 = if case .existing(let id) = category { id } else { existing?.categoryId ?? 0 }
         var symbol = existing ?? Symbol(clinicianId: clinicianId, categoryId: categoryId, name: name, spokenText: spokenText,
                                         audioKind: "generated", createdAt: now, updatedAt: now)
         symbol.name = name
