@@ -93,6 +93,27 @@ import Testing
         #expect(try test.browser(loggedInAs: "ana").get("/meals/\(carlasMeal.id!)/photo").status == 403)
     }
 
+    /// Every number of a new food is read the user's way and, when wrong, named in the message next to it.
+    @Test func aFoodWithAWrongNumberIsShownAgainWithWhatWasTypedAndTheFieldNamed() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let typed = [("name", "Bolo de fubá"), ("unit", "slice"), ("gramsPerUnit", "60"), ("kcal", "2000"), ("protein", "muito"),
+                     ("carbohydrate", "55,5"), ("fat", "")]
+        let refused = try nadia.post("/foods", typed)
+        #expect(refused.status == 422)
+        let page = refused.text
+        #expect(page.contains("Energia (kcal/100 g): o valor deve ficar entre 0 e 900 kcal"))
+        #expect(page.contains("Proteínas (g/100 g): informe um número (ex.: 0,5)."))
+        #expect(page.contains(#"id="protein" name="protein" inputmode="decimal" value="muito" aria-invalid="true""#))
+        #expect(page.contains(#"value="Bolo de fubá""#) && page.contains(#"value="55,5""#), "nothing typed is lost")
+        #expect(try test.read { try Food.filter(Column("namePtBR") == "Bolo de fubá").fetchCount($0) } == 0)
+
+        let saved = try nadia.post("/foods", typed.map { $0.0 == "kcal" ? ("kcal", "362") : $0.0 == "protein" ? ("protein", "7,2") : $0 })
+        #expect(saved.status == 303)
+        let food = try #require(try test.read { try Food.filter(Column("namePtBR") == "Bolo de fubá").fetchOne($0) })
+        #expect(food.kcalPer100g == 362 && food.proteinPer100g == 7.2 && food.carbohydratePer100g == 55.5 && food.fatPer100g == nil)
+    }
+
     @Test func onlyALinkedNutritionistReviewsAndPrescribes() async throws {
         let test = try await TestApp()
         _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["nutrition"],

@@ -77,21 +77,7 @@ private struct FieldReader {
     let t: Translator
 
     mutating func number(_ field: String, label: String, in range: ClosedRange<Double>, unit: String, required: Bool) -> Double? {
-        let text = form[field].trimmingCharacters(in: .whitespaces)
-        if text.isEmpty {
-            if required { form.fail(field, t("error_field_required", ["field": label])) }
-            return nil
-        }
-        guard let value = LocalizedFormat.parseDecimal(text) else {
-            form.fail(field, t("error_not_a_number", ["field": label, "example": format.decimal(range.lowerBound + 0.5)]))
-            return nil
-        }
-        guard range.contains(value) else {
-            form.fail(field, t("error_out_of_range", ["field": label, "min": format.decimal(range.lowerBound),
-                                                      "max": format.decimal(range.upperBound), "unit": unit]))
-            return nil
-        }
-        return value
+        form.decimal(field, label: label, in: range, unit: unit, required: required, t, format)
     }
 
     /// Height in metres (1,75) or centimetres (175): a value under 3 is taken as metres.

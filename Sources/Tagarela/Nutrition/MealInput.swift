@@ -106,23 +106,18 @@ struct MealInput: Sendable {
 
 /// A food a nutritionist adds to the catalogue.
 enum FoodInput {
-    static func read(_ form: inout FormState, _ t: Translator, createdBy: Int64) -> Food? {
+    static func read(_ form: inout FormState, _ t: Translator, _ format: LocalizedFormat, createdBy: Int64) -> Food? {
         let name = form.required("name", t["error_name_required"])
         let unit = form["unit"]
         if !Food.units.contains(unit) { form.fail("unit", t["error_choose_option"]) }
-        func number(_ field: String, _ range: ClosedRange<Double>, required: Bool) -> Double? {
-            let text = form[field].trimmingCharacters(in: .whitespaces)
-            if text.isEmpty { if required { form.fail(field, t["error_quantity"]) }; return nil }
-            guard let value = LocalizedFormat.parseDecimal(text), range.contains(value) else {
-                form.fail(field, t["error_quantity"]); return nil
-            }
-            return value
+        func number(_ field: String, label: String, _ range: ClosedRange<Double>, unit: String, required: Bool) -> Double? {
+            form.decimal(field, label: t[label], in: range, unit: unit, required: required, t, format)
         }
-        let grams = number("gramsPerUnit", 0.1...2000, required: true)
-        let kcal = number("kcal", 0...900, required: true)
-        let protein = number("protein", 0...100, required: false)
-        let carbohydrate = number("carbohydrate", 0...100, required: false)
-        let fat = number("fat", 0...100, required: false)
+        let grams = number("gramsPerUnit", label: "grams_per_unit", 0.1...2000, unit: "g", required: true)
+        let kcal = number("kcal", label: "energy_per_100g", 0...900, unit: "kcal", required: true)
+        let protein = number("protein", label: "protein", 0...100, unit: "g", required: false)
+        let carbohydrate = number("carbohydrate", label: "carbohydrate", 0...100, unit: "g", required: false)
+        let fat = number("fat", label: "fat", 0...100, unit: "g", required: false)
         guard !form.hasErrors, let name, let grams, let kcal else { return nil }
         return Food(key: nil, namePtBR: name, nameEs: name, nameCa: name, nameEn: name, unit: unit, gramsPerUnit: grams,
                     kcalPer100g: kcal, proteinPer100g: protein, carbohydratePer100g: carbohydrate, fatPer100g: fat,

@@ -220,7 +220,7 @@ enum NutritionRoutes {
     @Sendable static func createFood(_ context: RequestContext) throws -> Response {
         let actor = try requireNutritionist(context)
         var form = FormState(context.request.form, fields: ["name", "unit", "gramsPerUnit", "kcal", "protein", "carbohydrate", "fat"])
-        guard let food = FoodInput.read(&form, context.t, createdBy: actor.userId) else {
+        guard let food = FoodInput.read(&form, context.t, context.format, createdBy: actor.userId) else {
             return try foodsPage(context, form: form, status: .unprocessableContent)
         }
         try context.database.write { db in

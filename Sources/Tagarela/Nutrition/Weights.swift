@@ -27,10 +27,7 @@ enum Weights {
                 form.fail("measuredOn", t["error_date_invalid"])
             }
         }
-        let kg = LocalizedFormat.parseDecimal(form["kg"])
-        if kg == nil || !plausibleKg.contains(kg!) {
-            form.fail("kg", t("error_out_of_range", ["field": t["field_weight"], "min": "2", "max": "400", "unit": "kg"]))
-        }
+        let kg = form.decimal("kg", label: t["field_weight"], in: plausibleKg, unit: "kg", required: true, t, format)
         guard !form.hasErrors, let kg else { return nil }
         return (date, kg)
     }

@@ -27,6 +27,28 @@ struct FormState: Sendable, MustacheParent {
 
     mutating func fail(_ field: String, _ message: String) { errors[field] = errors[field] ?? message }
 
+    /// A decimal typed the user's way (`1,5` or `1.5`) within `range`. On a problem the field gets a
+    /// message that names it (`label`) and says what is expected, and nil is returned; an empty field is
+    /// nil, and a problem only when `required`.
+    mutating func decimal(_ field: String, label: String, in range: ClosedRange<Double>, unit: String, required: Bool,
+                          _ t: Translator, _ format: LocalizedFormat) -> Double? {
+        let text = self[field].trimmingCharacters(in: .whitespaces)
+        if text.isEmpty {
+            if required { fail(field, t("error_field_required", ["field": label])) }
+            return nil
+        }
+        guard let value = LocalizedFormat.parseDecimal(text) else {
+            fail(field, t("error_not_a_number", ["field": label, "example": format.decimal(range.lowerBound + 0.5)]))
+            return nil
+        }
+        guard range.contains(value) else {
+            fail(field, t("error_out_of_range", ["field": label, "min": format.decimal(range.lowerBound),
+                                                 "max": format.decimal(range.upperBound), "unit": unit]))
+            return nil
+        }
+        return value
+    }
+
     func child(named name: String) -> Any? {
         switch name {
         case "values": values
