@@ -317,6 +317,38 @@ import Testing
         #expect(!filtered.text.contains(">sozinho<"))
     }
 
+    /// The list shows 50 taps at a time; "older taps" walks back through every tap of the period, once each.
+    @Test func usageHistoryPagesBackThroughEveryTapOfThePeriod() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let bruno = try test.browser(loggedInAs: "bruno")
+        let period = "from=2026-11-01&to=2026-11-30"
+        let all = try bruno.get("/patients/\(carla)/usage.csv?\(period)").text.split(separator: "\r\n").count - 1
+        #expect(all > UsagePage.listedTaps)
+
+        var path: String? = "/patients/\(carla)/usage?\(period)"
+        var listed = 0, pages = 0
+        while let next = path {
+            let page = try bruno.get(next).text
+            let rows = page.components(separatedBy: "<tr><td>").count - 1
+            #expect(rows == min(UsagePage.listedTaps, all - listed))
+            #expect(page.contains("Voltar aos mais recentes") == (pages > 0))
+            #expect(page.contains("dos \(all) do período") == (pages == 0), "the note is on the latest taps only")
+            listed += rows
+            pages += 1
+            path = page.firstMatch(of: /href="([^"#]*before=[0-9]+)#taps-title">Toques anteriores/)
+                .map { String($0.1).replacingOccurrences(of: "&amp;", with: "&") }
+        }
+        #expect(listed == all)
+        #expect(pages == (all + UsagePage.listedTaps - 1) / UsagePage.listedTaps)
+
+        // A tap of another patient is no place to start from: nothing of theirs shows, not even its time.
+        let davi = try test.id(of: "Davi Alves")
+        let davisTap = try #require(try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM tap WHERE patientId = ?", arguments: [davi]) })
+        let forged = try bruno.get("/patients/\(carla)/usage?\(period)&before=\(davisTap)").text
+        #expect(forged.components(separatedBy: "<tr><td>").count == 1)
+    }
+
     @Test func tutorsNeverSeeClinicalNotesButClinicianSeeTheTutors() async throws {
         let test = try await TestApp()
         let carla = try test.id(of: "Carla Costa")

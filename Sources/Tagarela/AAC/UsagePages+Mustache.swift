@@ -19,6 +19,8 @@ extension UsagePage: MustacheParent {
         case "sentences": sentences
         case "rows": rows
         case "tapsNote": tapsNote
+        case "olderLink": olderLink
+        case "latestLink": latestLink
         case "isEmpty": isEmpty
         case "csvLink": csvLink
         case "oblLink": oblLink

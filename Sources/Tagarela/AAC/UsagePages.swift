@@ -35,8 +35,12 @@ struct UsagePage: Sendable {
     /// The longest sentences spoken from the strip in the period.
     let sentences: [Sentence]
     let rows: [Row]
-    /// Said under the list when the period has more taps than it shows.
+    /// Said under the latest taps when the period has more than the list shows.
     let tapsNote: String?
+    /// The next taps back in time, when there are any.
+    let olderLink: String?
+    /// Back to the latest taps, from an older part of the list.
+    let latestLink: String?
     let isEmpty: Bool
     let csvLink: String
     let oblLink: String
@@ -67,15 +71,19 @@ struct UsagePage: Sendable {
             Sentence(text: $0.text, detail: t("usage_sentence_detail", ["words": "\($0.words)", "date": format.shortDate($0.at),
                                                                         "who": $0.assisted ?? t["usage_alone"]]))
         }
-        self.rows = rows.map {
+        let listed = rows.prefix(Self.listedTaps)
+        self.rows = listed.map {
             Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
                 assisted: $0.assistedName ?? t["usage_alone"])
         }
-        tapsNote = total > rows.count && !rows.isEmpty ? t("usage_taps_note", ["shown": "\(rows.count)", "count": "\(total)"]) : nil
+        tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty
+            ? t("usage_taps_note", ["shown": "\(listed.count)", "count": "\(total)"]) : nil
         isEmpty = rows.isEmpty
         var query = "from=\(filter.from)&to=\(filter.to)"
         if let plan = filter.planId { query += "&plan=\(plan)" }
         if let person = filter.assistedBy { query += "&assisted=\(person)" }
+        olderLink = rows.count > Self.listedTaps ? listed.last.map { "/patients/\(patientId)/usage?\(query)&before=\($0.id)#taps-title" } : nil
+        latestLink = filter.before == nil ? nil : "/patients/\(patientId)/usage?\(query)#taps-title"
         csvLink = "/patients/\(patientId)/usage.csv?\(query)"
         oblLink = "/patients/\(patientId)/usage.obl?\(query)"
     }

@@ -20,6 +20,8 @@ enum UsageRoutes {
         var planId: Int64?
         var symbolId: Int64?
         var assistedBy: Int64?
+        /// The list shows the taps before this one (the last of the previous page); nil: the latest.
+        var before: Int64?
 
         init(_ query: HTTPServer.Parameters, context: RequestContext) {
             let zone = context.app.configuration.timeZone
@@ -30,6 +32,7 @@ enum UsageRoutes {
             planId = query["plan"].flatMap(Int64.init)
             symbolId = query["symbol"].flatMap(Int64.init)
             assistedBy = query["assisted"].flatMap(Int64.init)
+            before = query["before"].flatMap(Int64.init)
         }
 
         /// The same filter on the per-day summary `tapDay`, whose days are already the clinic's.
@@ -56,27 +59,35 @@ enum UsageRoutes {
     }
 
     struct TapRow: FetchableRecord, Sendable {
+        let id: Int64
         let at: Date
         let planName: String?
         let symbolName: String?
         let assistedName: String?
 
-        // Read by column position, not through `Decodable`: the usage page lists a hundred of them.
+        // Read by column position, not through `Decodable`: the usage page lists fifty of them.
         init(row: GRDB.Row) {
-            at = row[0]
-            planName = row[1]
-            symbolName = row[2]
-            assistedName = row[3]
+            id = row[0]
+            at = row[1]
+            planName = row[2]
+            symbolName = row[3]
+            assistedName = row[4]
         }
     }
 
-    static func rows(_ filter: Filter, patientId: Int64, limit: Int?, _ db: Database, timeZone: TimeZone) throws -> [TapRow] {
-        let (condition, arguments) = filter.condition(patientId: patientId, timeZone: timeZone)
+    /// The period's taps, latest first; `before` (a tap of this patient) starts the list after it.
+    static func rows(_ filter: Filter, patientId: Int64, limit: Int?, before: Int64? = nil, _ db: Database,
+                     timeZone: TimeZone) throws -> [TapRow] {
+        var (condition, arguments) = filter.condition(patientId: patientId, timeZone: timeZone)
+        if let before {
+            condition += " AND (tap.at, tap.id) < (SELECT at, id FROM tap WHERE id = ? AND patientId = ?)"
+            _ = arguments.append(contentsOf: [before, patientId])
+        }
         return try TapRow.fetchAll(db.cachedStatement(sql: """
-            SELECT tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName
+            SELECT tap.id, tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName
             FROM tap LEFT JOIN plan ON plan.id = tap.planId LEFT JOIN symbol ON symbol.id = tap.symbolId
             LEFT JOIN user ON user.id = tap.assistedBy
-            WHERE \(condition) ORDER BY tap.at DESC \(limit.map { "LIMIT \($0)" } ?? "")
+            WHERE \(condition) ORDER BY tap.at DESC, tap.id DESC \(limit.map { "LIMIT \($0)" } ?? "")
             """), arguments: arguments)
     }
 
@@ -113,7 +124,9 @@ enum UsageRoutes {
                                                  arguments: [patient.userId]) ?? "",
                 filter: filter,
                 total: total, perDay: perDay, top: top, longest: longest,
-                rows: try rows(filter, patientId: patient.userId, limit: UsagePage.listedTaps, db, timeZone: zone),
+                // One more than listed, to know whether older taps remain.
+                rows: try rows(filter, patientId: patient.userId, limit: UsagePage.listedTaps + 1, before: filter.before, db,
+                               timeZone: zone),
                 plans: try Plan.fetchAll(db, SQLRequest(sql: "SELECT * FROM plan WHERE patientId = ? ORDER BY id",
                                                         arguments: [patient.userId], cached: true)),
                 people: try People.tutors(of: patient.userId, db), context: context)
