@@ -273,8 +273,9 @@ private func collectPair(
     return .YES
 }
 
-/// Whether a file write failed because the disk (or the user's quota) is full.
-func isOutOfSpace(_ error: any Error) -> Bool {
+/// Whether a file operation failed because the disk (or the user's quota) is full: Foundation's own
+/// error, a `POSIXError`, or either bridged to `NSError`.
+public func isOutOfSpace(_ error: any Error) -> Bool {
     if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace { return true }
     let error = error as NSError
     return error.domain == NSPOSIXErrorDomain && (error.code == Int(ENOSPC) || error.code == Int(EDQUOT))

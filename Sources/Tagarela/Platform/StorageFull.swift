@@ -10,12 +10,8 @@ enum StorageFull {
     /// Whether `error` means "no space left": SQLite's SQLITE_FULL, or ENOSPC from a file write. Pure.
     static func matches(_ error: any Error) -> Bool {
         if let error = error as? DatabaseError { return error.resultCode == .SQLITE_FULL }
-        if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace { return true }
-        if let error = error as? POSIXError { return error.code == .ENOSPC || error.code == .EDQUOT }
-        let error = error as NSError
-        if error.domain == NSPOSIXErrorDomain, error.code == Int(ENOSPC) || error.code == Int(EDQUOT) { return true }
-        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? any Error { return matches(underlying) }
-        return false
+        if isOutOfSpace(error) { return true }
+        return ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map(matches) ?? false
     }
 
     /// The form's fields to send again: all but the CSRF token (the page prints the current one)
