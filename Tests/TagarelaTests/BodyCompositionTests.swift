@@ -198,4 +198,14 @@ import Testing
         #expect(svg.contains("A&amp;B"))
         #expect(!svg.contains("style="), "the CSP forbids inline styles")
     }
+
+    @Test func aChartOfCountsNeverShowsANegativeAxis() {
+        let counts = LineChart(title: "Toques", unit: "toques", labels: ["a", "b", "c"],
+                               series: [.init(name: "n", values: [0, 3, 10], colour: "#000")], format: { String($0) }).svg
+        #expect(!counts.contains(">-"), "no label below zero: \(counts)")
+        #expect(counts.contains(">0.0</text>"), "the axis starts at zero")
+        let below = LineChart(title: "Saldo", unit: "kg", labels: ["a", "b"],
+                              series: [.init(name: "n", values: [-2, 3], colour: "#000")], format: { String($0) }).svg
+        #expect(below.contains(">-"), "negative values keep their room")
+    }
 }

@@ -21,6 +21,7 @@ extension UsagePage: MustacheParent {
         case "tapsNote": tapsNote
         case "olderLink": olderLink
         case "latestLink": latestLink
+        case "isPaged": isPaged
         case "isEmpty": isEmpty
         case "csvLink": csvLink
         case "oblLink": oblLink

@@ -41,6 +41,8 @@ struct UsagePage: Sendable {
     let olderLink: String?
     /// Back to the latest taps, from an older part of the list.
     let latestLink: String?
+    /// Whether either link is there.
+    let isPaged: Bool
     let isEmpty: Bool
     let csvLink: String
     let oblLink: String
@@ -84,6 +86,7 @@ struct UsagePage: Sendable {
         if let person = filter.assistedBy { query += "&assisted=\(person)" }
         olderLink = rows.count > Self.listedTaps ? listed.last.map { "/patients/\(patientId)/usage?\(query)&before=\($0.id)#taps-title" } : nil
         latestLink = filter.before == nil ? nil : "/patients/\(patientId)/usage?\(query)#taps-title"
+        isPaged = olderLink != nil || latestLink != nil
         csvLink = "/patients/\(patientId)/usage.csv?\(query)"
         oblLink = "/patients/\(patientId)/usage.obl?\(query)"
     }

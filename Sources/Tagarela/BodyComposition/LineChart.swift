@@ -26,7 +26,8 @@ struct LineChart: Sendable {
         let values = series.flatMap { $0.values.compactMap { $0 } }
         guard let low = values.min(), let high = values.max(), !labels.isEmpty else { return "" }
         let padding = max((high - low) * 0.15, abs(high) * 0.02, 0.5)
-        let bottom = low - padding, top = high + padding
+        // Counts and measures are never negative: their axis does not go below zero.
+        let bottom = low >= 0 ? max(low - padding, 0) : low - padding, top = high + padding
         let left = 56.0, right = width - 16, upper = 28.0, lower = height - (series.count > 1 ? 52 : 40)
         func x(_ index: Int) -> Double {
             labels.count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(labels.count - 1)
