@@ -66,9 +66,8 @@ async function networkFirst(request, url) {
     return response;
   } catch (error) {
     // A folder's board opened with ?from= falls back to the same board kept without it; a timer
-    // run needs its own URL (its start time is in it).
-    const kept = (await pages.match(keyOf(url))) ??
-      (url.pathname === "/timer" ? undefined : await pages.match(url.pathname));
+    // started offline falls back to the kept timer form, which draws the run itself (timer.js).
+    const kept = (await pages.match(keyOf(url))) ?? (await pages.match(url.pathname));
     if (kept) return kept;
     throw error;
   }

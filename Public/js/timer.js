@@ -4,7 +4,40 @@
 
 import { installAccess } from "./access.js";
 
-const timer = document.getElementById("timer");
+// Offline, the service worker answers a new timer's address (/timer?start=1&symbol=…&hours=…&minutes=…)
+// with the kept form page. The run is then drawn here, from the form's activities and the page's
+// blank run; its key is the one the server gives the same address, so once the network is back a
+// reload carries on with it.
+function drawRunOffline() {
+  const setup = document.getElementById("timer-setup");
+  const blank = document.getElementById("timer-run");
+  const params = new URLSearchParams(location.search);
+  if (!setup || !blank || !params.has("start")) return null;
+  const activity = [...document.querySelectorAll("#symbol option")]
+    .find((option) => option.value !== "" && option.value === params.get("symbol"));
+  const field = (name, max) => {
+    const text = (params.get(name) ?? "").trim();
+    const value = text === "" ? 0 : Number(text);
+    return Number.isInteger(value) && value >= 0 && value <= max ? value : NaN;
+  };
+  const seconds = field("hours", 12) * 3600 + field("minutes", 59) * 60;
+  if (!activity || !(seconds > 0)) return null; // the form stays, as the server would show it
+  let at = Number(params.get("at"));
+  if (!Number.isInteger(at) || at <= 0) {
+    at = Math.floor(Date.now() / 1000);
+    params.set("at", String(at));
+    history.replaceState(null, "", `${location.pathname}?${params}`);
+  }
+  const run = blank.content.firstElementChild.cloneNode(true);
+  run.dataset.seconds = String(seconds);
+  run.dataset.key = `${run.dataset.key}-${activity.value}-${seconds}-${at}`;
+  run.querySelector(".timer-activity img").src = activity.dataset.image;
+  run.querySelector(".timer-activity-name").textContent = activity.textContent;
+  setup.replaceWith(run);
+  return run;
+}
+
+const timer = document.getElementById("timer") ?? drawRunOffline();
 
 if (timer) {
   const total = Number(timer.dataset.seconds) * 1000;

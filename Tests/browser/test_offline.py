@@ -172,3 +172,55 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
     finally:
         page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
         server.stop()
+
+
+def test_a_timer_started_offline_runs_and_carries_on_once_online(data_dir, page):
+    from selenium.webdriver.support.ui import Select
+    from test_accounts import submit
+    from test_timer import seconds_left
+
+    server = RunningServer(data_dir, demo=True)
+    try:
+        log_in(page, server, "bruno")
+        page.get(server.url + "/tutor")
+        carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+        page.get(carla + "/plans")
+        click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+        wait_until_boards_are_kept(page)
+
+        server.stop()
+        page.execute_cdp_cmd("Network.enable", {})
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+        try:
+            page.get(server.url + "/timer")
+            Select(page.find_element(By.ID, "symbol")).select_by_visible_text("dormir")
+            page.find_element(By.ID, "minutes").clear()
+            page.find_element(By.ID, "minutes").send_keys("2")
+            submit(page)
+            WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, "#timer .timer-clock"))
+            assert page.execute_script("return navigator.onLine") is False
+            assert page.find_element(By.CSS_SELECTOR, ".timer-activity").text.strip() == "dormir"
+            assert "/pictograms/" in page.find_element(By.CSS_SELECTOR, ".timer-activity img").get_attribute("src")
+            WebDriverWait(page, 5).until(lambda p: seconds_left(p) <= 119)
+            started = page.current_url
+            assert "at=" in started, "the run's moment is in its address, as the server would put it"
+
+            page.refresh()
+            WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, "#timer .timer-clock"))
+            assert page.current_url == started
+            assert 100 <= seconds_left(page) <= 119, "an offline reload carries on"
+            offline_key = page.find_element(By.ID, "timer").get_attribute("data-key")
+            time.sleep(3)  # so that carrying on and starting afresh read clearly apart
+        finally:
+            server = RunningServer(data_dir, port=server.port)
+            page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+
+        # Online again, the same address is the server's page, and it carries on with the same run.
+        page.refresh()
+        WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, "#timer .timer-clock"))
+        assert page.find_elements(By.ID, "timer-setup") == [], "the server's run page, not the form"
+        assert page.find_element(By.ID, "timer").get_attribute("data-key") == offline_key
+        assert 80 <= seconds_left(page) <= 116, "carries on, not afresh"
+    finally:
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+        server.stop()

@@ -22,19 +22,23 @@ enum TimerRoutes {
             // planner offered the verbs).
             (try PlanSymbols.of(patient: actor.userId, db), try AccessView.forPatient(actor.userId, db))
         }
-        guard query["start"] != nil else {
-            return context.render("aac/timer", title: "timer_title",
-                                  TimerFormPage(symbols: symbols, form: FormState(values: ["minutes": "5"]), context.t))
+        // The form page also carries what a run needs, so that offline, answering a new timer's address
+        // with it, timer.js can draw the run itself (the alarm only if its clip was made already).
+        func formPage(_ form: FormState, status: Status = .ok) -> Response {
+            let alarm = context.app.speech.existing(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
+            return context.render("aac/timer", title: "timer_title", TimerFormPage(
+                symbols: symbols, form: form, run: TimerRunPage(
+                    activity: "", imageURL: "", seconds: 0, startLabel: "", animalURL: "/pictograms/\(animal).svg",
+                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: TimerRunPage.keyPrefix(patientId: actor.userId), access: access)),
+                status: status)
         }
+        guard query["start"] != nil else { return formPage(FormState(values: ["minutes": "5"])) }
         var form = FormState(query, fields: ["symbol", "hours", "minutes"])
         let chosen = Int64(form["symbol"]).flatMap { id in symbols.first { $0.id == id } }
         if chosen == nil { form.fail("symbol", context.t["error_choose_option"]) }
         let duration = TimerRules.seconds(hours: form["hours"], minutes: form["minutes"])
         if case .failure(let problem) = duration { form.fail("minutes", context.t[problem.rawValue]) }
-        guard case .success(let total) = duration, let symbol = chosen else {
-            return context.render("aac/timer", title: "timer_title", TimerFormPage(symbols: symbols, form: form, context.t),
-                                  status: .unprocessableContent)
-        }
+        guard case .success(let total) = duration, let symbol = chosen else { return formPage(form, status: .unprocessableContent) }
         // Each start gets its own moment in the URL, so a reload carries on and a new start begins afresh.
         guard let startedAt = query["at"].flatMap(Int.init) else {
             let at = Int(context.now.timeIntervalSince1970)
@@ -47,7 +51,8 @@ enum TimerRoutes {
                 return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
                     activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
                     startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
-                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: "timer-\(actor.userId)-\(symbol.id!)-\(total)-\(startedAt)", access: access))
+                    alarmURL: alarm.map { "/media/audio/\($0)" },
+                    key: "\(TimerRunPage.keyPrefix(patientId: actor.userId))-\(symbol.id!)-\(total)-\(startedAt)", access: access))
             }, context)
         }
     }
@@ -76,14 +81,26 @@ enum TimerRules {
 }
 
 struct TimerFormPage: Sendable {
-    let symbols: [SelectOption]
+    struct Activity: Sendable {
+        let value: String
+        let label: String
+        let imageURL: String
+        let isSelected: Bool
+    }
+
+    let symbols: [Activity]
     let form: FormState
     let isEmpty: Bool
+    /// The run, blank, for drawing one offline: activity, time and key come from the form.
+    let run: TimerRunPage
 
-    init(symbols: [Symbol], form: FormState, _ t: Translator) {
-        self.symbols = symbols.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: form["symbol"] == "\($0.id!)") }
+    init(symbols: [Symbol], form: FormState, run: TimerRunPage) {
+        self.symbols = symbols.map {
+            Activity(value: "\($0.id!)", label: $0.name, imageURL: $0.imageURL, isSelected: form["symbol"] == "\($0.id!)")
+        }
         self.form = form
         isEmpty = symbols.isEmpty
+        self.run = run
     }
 }
 
@@ -94,7 +111,10 @@ struct TimerRunPage: Sendable {
     let startLabel: String
     let animalURL: String
     let alarmURL: String?
-    /// Where the browser keeps this timer's end time.
+    /// Where the browser keeps this timer's end time: the same for a run drawn offline and its page
+    /// from the server later, so a reload once the network is back carries on.
     let key: String
     let access: AccessView
+
+    static func keyPrefix(patientId: Int64) -> String { "timer-\(patientId)" }
 }
