@@ -46,8 +46,13 @@ def item(page, symbol):
 
 
 def wrong_item(page):
-    target = state(page)["target"]
-    return next(e for e in page.find_elements(By.CSS_SELECTOR, ".educat-item") if e.get_attribute("data-item") != target)
+    """A wrong item the pointer reaches: items may overlap, and a click lands on the one on top."""
+    return page.execute_script("""
+        return [...document.querySelectorAll('.educat-item')].find((item) => {
+          if (item.dataset.item === arguments[0]) return false;
+          const box = item.getBoundingClientRect();
+          return document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)?.closest('.educat-item') === item;
+        });""", state(page)["target"])
 
 
 def empty_spot(page):
