@@ -6,6 +6,20 @@ import HTTPTestSupport
 import Testing
 
 @Suite struct PlatformTests {
+    /// Every template escapes with `EscapedHTML` (put in front of each by `Templates.load`): the same five
+    /// characters as the library's own escaping, and nothing else touched.
+    @Test func templatesEscapeTheFiveCharactersAndNothingElse() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "<p title=\"{{value}}\">{{value}}</p>{{>sub/part}}".write(to: directory.appendingPathComponent("page.mustache"), atomically: true, encoding: .utf8)
+        try "<i>{{value}}</i>{{{value}}}".write(to: directory.appendingPathComponent("sub/part.mustache"), atomically: true, encoding: .utf8)
+        let templates = try await Templates.load(from: directory.path, required: ["page", "sub/part"])
+        let html = templates.render("page", ["value": #"<b>"Olá" & 'já'</b> ✓"#])
+        let escaped = "&lt;b&gt;&quot;Olá&quot; &amp; &#39;já&#39;&lt;/b&gt; ✓"
+        #expect(html == #"<p title="\#(escaped)">\#(escaped)</p><i>\#(escaped)</i><b>"Olá" & 'já'</b> ✓"#)
+    }
+
     @Test func homePageSpeaksPortugueseByDefault() async throws {
         let test = try await TestApp()
         let page = try test.client.get("/")
