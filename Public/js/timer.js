@@ -15,12 +15,13 @@ function drawRunOffline() {
   if (!setup || !blank || !params.has("start")) return null;
   const activity = [...document.querySelectorAll("#symbol option")]
     .find((option) => option.value !== "" && option.value === params.get("symbol"));
-  const field = (name, max) => {
+  // Within the form's own bounds (its inputs' max), as the server checks them.
+  const field = (name) => {
     const text = (params.get(name) ?? "").trim();
     const value = text === "" ? 0 : Number(text);
-    return Number.isInteger(value) && value >= 0 && value <= max ? value : NaN;
+    return Number.isInteger(value) && value >= 0 && value <= Number(document.getElementById(name).max) ? value : NaN;
   };
-  const seconds = field("hours", 12) * 3600 + field("minutes", 59) * 60;
+  const seconds = field("hours") * 3600 + field("minutes") * 60;
   if (!activity || !(seconds > 0)) return null; // the form stays, as the server would show it
   let at = Number(params.get("at"));
   if (!Number.isInteger(at) || at <= 0) {

@@ -8,14 +8,25 @@ import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from conftest import RunningServer
 from test_faults import Client
-from test_accounts import click_and_wait, log_in, path_of
+from test_accounts import click_and_wait, log_in, path_of, submit
+from test_timer import seconds_left
 
 OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
 ONLINE = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
+
+
+def open_carlas_board(page, server):
+    """Bruno, Carla's tutor, opens patient mode on her board "Palavras principais"; returns her page's URL."""
+    log_in(page, server, "bruno")
+    page.get(server.url + "/tutor")
+    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+    page.get(carla + "/plans")
+    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    return carla
 
 
 def wait_until_boards_are_kept(page):
@@ -53,11 +64,7 @@ def stored_time(text):
 def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir, page):
     server = RunningServer(data_dir, demo=True)
     try:
-        log_in(page, server, "bruno")
-        page.get(server.url + "/tutor")
-        carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-        page.get(carla + "/plans")
-        click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+        carla = open_carlas_board(page, server)
         board = path_of(page)
         assert board.startswith("/play/")
         wait_until_boards_are_kept(page)
@@ -175,17 +182,9 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
 
 
 def test_a_timer_started_offline_runs_and_carries_on_once_online(data_dir, page):
-    from selenium.webdriver.support.ui import Select
-    from test_accounts import submit
-    from test_timer import seconds_left
-
     server = RunningServer(data_dir, demo=True)
     try:
-        log_in(page, server, "bruno")
-        page.get(server.url + "/tutor")
-        carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-        page.get(carla + "/plans")
-        click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+        open_carlas_board(page, server)
         wait_until_boards_are_kept(page)
 
         server.stop()

@@ -28,12 +28,19 @@ struct Category: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     /// The clinician's categories, creating the defaults (in their language) the first time. Only for
     /// requests that change something (POST); pages use `offered(to:)`.
     static func forClinician(_ clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [Category] {
-        let existing = try Category.filter(Column("clinicianId") == clinicianId).order(Column("position"), Column("id")).fetchAll(db)
+        let existing = try forClinicianReadOnly(clinicianId, db)
         guard existing.isEmpty else { return existing }
-        return try defaults.enumerated().map { index, entry in
-            var category = Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
+        return try unsavedDefaults(for: clinicianId, t).map { category in
+            var category = category
             try category.insert(db)
             return category
+        }
+    }
+
+    /// `defaults` in the clinician's language, not saved yet (`position` is the index in `defaults`).
+    static func unsavedDefaults(for clinicianId: Int64, _ t: Translator) -> [Category] {
+        defaults.enumerated().map { index, entry in
+            Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
         }
     }
 }
@@ -49,10 +56,7 @@ extension Category {
     /// created by the first symbol saved in one of them (`Choice.resolve`).
     static func offered(to clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [Category] {
         let existing = try forClinicianReadOnly(clinicianId, db)
-        guard existing.isEmpty else { return existing }
-        return defaults.enumerated().map { index, entry in
-            Category(clinicianId: clinicianId, name: t[entry.key], colour: entry.colour.rawValue, position: index)
-        }
+        return existing.isEmpty ? unsavedDefaults(for: clinicianId, t) : existing
     }
 
     /// The form value of an offered category: its id, or `default-N` for a default not created yet.

@@ -52,7 +52,8 @@ enum TimerRoutes {
                     activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
                     startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
                     alarmURL: alarm.map { "/media/audio/\($0)" },
-                    key: "\(TimerRunPage.keyPrefix(patientId: actor.userId))-\(symbol.id!)-\(total)-\(startedAt)", access: access))
+                    key: TimerRunPage.key(patientId: actor.userId, symbolId: symbol.id!, seconds: total, startedAt: startedAt),
+                    access: access))
             }, context)
         }
     }
@@ -117,4 +118,9 @@ struct TimerRunPage: Sendable {
     let access: AccessView
 
     static func keyPrefix(patientId: Int64) -> String { "timer-\(patientId)" }
+
+    /// timer.js composes the same from the prefix for a run it draws offline.
+    static func key(patientId: Int64, symbolId: Int64, seconds: Int, startedAt: Int) -> String {
+        "\(keyPrefix(patientId: patientId))-\(symbolId)-\(seconds)-\(startedAt)"
+    }
 }

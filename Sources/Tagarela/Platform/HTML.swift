@@ -1,6 +1,6 @@
-/// Text made safe inside HTML (and SVG) text and double-quoted attributes, for the few fragments
-/// built in Swift rather than by a template (charts). One pass over the UTF-8 bytes; text with
-/// nothing to escape is returned as it is.
+/// Text made safe inside HTML (and SVG) text and quoted attributes: every `{{value}}` of the templates
+/// (`EscapedHTML`) and the few fragments built in Swift (charts, OBF descriptions). One pass over the
+/// UTF-8 bytes; text with nothing to escape is returned as it is.
 enum HTML {
     static func escape(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">")
