@@ -53,7 +53,7 @@ import Testing
         let beatriz = try test.browser(loggedInAs: "beatriz")
         #expect(try beatriz.get("/patients/\(carla)").status == 404, "asking opens nothing")
         let home = try beatriz.get("/tutor")
-        #expect(home.text.contains("Nadia Lima pide vincularle como tutor de Carla Costa."))
+        #expect(home.text.contains("Nádia Lima pide vincularle como tutor de Carla Costa."))
         let id = try #require(home.text.firstMatch(of: /\/link-requests\/(\d+)\/accept/)?.1)
         let accepted = try beatriz.post("/link-requests/\(id)/accept")
         #expect(accepted.status == 303 && accepted.header("Location") == "/tutor")
@@ -143,19 +143,23 @@ import Testing
         let id = try #require(try laptop.get("/tutor").text.firstMatch(of: /\/link-requests\/(\d+)\/accept/)?.1)
         _ = try phone.get("/tutor")
         // Someone else's request is missing for them, in patient mode it is not the child's to answer.
+        let others = [try test.browser(loggedInAs: "bruno"), try test.patientMode(of: "Carla Costa", openedBy: "bruno"),
+                      try test.browser(loggedInAs: "elisa"), try test.browser(loggedInAs: "ana")]
         let before = try test.snapshot()
-        #expect(try test.browser(loggedInAs: "bruno").post("/link-requests/\(id)/accept").status == 404)
-        #expect(try test.patientMode(of: "Carla Costa", openedBy: "bruno").post("/link-requests/\(id)/accept").status == 403)
-        #expect(try test.browser(loggedInAs: "elisa").post("/link-requests/\(id)/accept").status == 404)
-        #expect(try test.browser(loggedInAs: "ana").post("/link-requests/\(id)/accept").status == 403)
+        for (browser, status) in zip(others, [404, 403, 404, 403]) {
+            #expect(try browser.post("/link-requests/\(id)/accept").status == status)
+            #expect(try browser.post("/link-requests/\(id)/decline").status == status)
+        }
         #expect(try test.snapshot() == before)
+        #expect(try test.read { try LinkRequest.filter(Column("decidedAt") == nil).fetchCount($0) } == 1)
 
         #expect(try laptop.post("/link-requests/\(id)/accept").status == 303)
         #expect(try laptop.post("/link-requests/\(id)/accept").status == 303)
         #expect(try laptop.get("/tutor").text.contains("Esa solicitud ya fue respondida"))
         #expect(try phone.post("/link-requests/\(id)/decline").status == 303, "the older tab's decline comes too late")
         #expect(try phone.get("/tutor").text.contains("Esa solicitud ya fue respondida"))
-        #expect(try test.read { try CareLink.tutor.exists(try test.id(of: "beatriz"), carla, $0) })
+        let beatriz = try test.id(of: "beatriz")
+        #expect(try test.read { try CareLink.tutor.exists(beatriz, carla, $0) })
         let decisions = try test.read { try String.fetchAll($0, sql: "SELECT action FROM auditEntry WHERE action IN ('link_accept', 'link_decline')") }
         #expect(decisions == ["link_accept"])
         #expect(try laptop.post("/link-requests/999999/accept").status == 404)
@@ -201,6 +205,7 @@ import Testing
         #expect(try test.browser().get(link).status == 410)
         let fresh = String(try #require(second.text.firstMatch(of: /value="http:\/\/[^"]+(\/invitations\/[A-Za-z0-9_-]{43})"/)?.1))
         let rosa = try test.browser()
+        try rosa.get(fresh)
         #expect(try rosa.post(fresh, [("password", Self.newPassword), ("confirmation", Self.newPassword)]).status == 303)
         // … but once she chose a password, neither link works and no clinician can make another.
         #expect(try test.browser().get(fresh).status == 410)
@@ -216,7 +221,10 @@ import Testing
         let brunoBrowser = try test.browser(loggedInAs: "bruno")
         #expect(try brunoBrowser.post("/account/password", [("current", DemoClinic.password), ("password", Self.newPassword),
                                                              ("confirmation", Self.newPassword)]).status == 303)
-        let attempt = try test.browser().post("/invitations/\(stale)", [("password", "a senha do intruso"), ("confirmation", "a senha do intruso")])
+        let intruder = try test.browser()
+        try intruder.get("/login")  // for a form token
+        #expect(try intruder.get("/invitations/\(stale)").status == 410)
+        let attempt = try intruder.post("/invitations/\(stale)", [("password", "a senha do intruso"), ("confirmation", "a senha do intruso")])
         #expect(attempt.status == 410)
         #expect(try test.browser().logIn("bruno", Self.newPassword).status == 303)
     }
@@ -233,8 +241,9 @@ import Testing
         #expect(!(try admin.get("/admin/accounts").text.contains("/admin/accounts/\(adminId)/password-reset")), "not one's own")
 
         for persona in ["ana", "nadia", "beatriz", "bruno"] {
+            let browser = try test.browser(loggedInAs: persona)
             let before = try test.snapshot()
-            #expect(try test.browser(loggedInAs: persona).post("/admin/accounts/\(beatrizId)/password-reset").status == 403, "\(persona)")
+            #expect(try browser.post("/admin/accounts/\(beatrizId)/password-reset").status == 403, "\(persona)")
             #expect(try test.snapshot() == before)
         }
         #expect(try admin.post("/admin/accounts/\(adminId)/password-reset").status == 403)
@@ -250,6 +259,7 @@ import Testing
         #expect(try test.browser(loggedInAs: "ana").post("/people/\(beatrizId)/invitation").status == 404)
 
         let owner = try test.browser()
+        try owner.get(link)
         #expect(try owner.post(link, [("password", Self.newPassword), ("confirmation", Self.newPassword)]).status == 303)
         #expect(try owner.get("/tutor").text.contains("Davi Alves"))
         #expect(try test.browser().get(link).status == 410)

@@ -120,9 +120,9 @@ import Testing
         let failed = try admin.get("/admin/audit?action=login_failed")
         #expect(failed.text.contains("errou a senha"))
         #expect(failed.text.contains("5 registros"))
-        #expect(!failed.text.contains("bloqueio temporário"))
+        #expect(!failed.text.contains("<td>bloqueio temporário</td>"))
         let filtered = try admin.get("/admin/audit?action=lockout")
-        #expect(filtered.text.contains("account: ana") && filtered.text.contains("bloqueio temporário"))
+        #expect(filtered.text.contains("account: ana") && filtered.text.contains("<td>bloqueio temporário</td>"))
         for action in ["patient_mode_open", "patient_mode_exit", "password_reset", "link_request", "link_accept", "link_decline"] {
             #expect(filtered.text.contains(#"<option value="\#(action)""#), "\(action) is a filter")
         }

@@ -149,7 +149,7 @@ def test_a_tutor_accepts_a_link_request_on_her_own_page(demo_server, page):
     page.delete_all_cookies()
     log_in(page, demo_server, "beatriz")
     section = page.find_element(By.CSS_SELECTOR, ".link-requests")
-    assert "Nadia Lima" in section.text and "Carla Costa" in section.text
+    assert "Nádia Lima" in section.text and "Carla Costa" in section.text
     assert serious_accessibility_violations(page) == []
     click_and_wait(page, section.find_element(By.CSS_SELECTOR, "form[action$='/accept'] button"))
     assert path_of(page) == "/tutor"
