@@ -23,7 +23,7 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     }
 
     enum Action: String, CaseIterable, Sendable {
-        case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+        case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout, export
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

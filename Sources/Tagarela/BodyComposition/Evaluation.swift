@@ -16,6 +16,8 @@ struct Evaluation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     var weightGrams: Int
     var heightMm: Int
     var createdAt: Date
+    /// The key of the form that created it, so the same form submitted twice stores one evaluation.
+    var submissionKey: String?
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)
@@ -85,6 +87,12 @@ struct EvaluationDetails: Sendable {
     }
 
     var bmi: Double { BodyCompositionRules.bmi(weightKg: weightKg, heightM: heightM) }
+
+    /// The stored values as form input, to describe them (audit) or compare them with a correction.
+    var input: EvaluationInput {
+        EvaluationInput(skinfoldProtocol: skinfoldProtocol, takenOn: evaluation.takenOn, weightKg: weightKg, heightM: heightM,
+                        skinfolds: skinfolds, perimeters: perimeters)
+    }
 
     /// All evaluations of a client, oldest first, with their measures, in three queries.
     static func all(of patientId: Int64, _ db: Database) throws -> [EvaluationDetails] {
