@@ -76,12 +76,16 @@ struct MeasurementsPage: Sendable {
     }
 
     let sharing: Bool
+    /// The forms show while sharing, and when a refused one comes back (sharing was turned off in
+    /// another tab meanwhile): what was typed stays on the page with the reason.
+    let showsForms: Bool
     let rows: [Row]
     let isEmpty: Bool
     let form: FormState
 
     init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         self.sharing = sharing
+        showsForms = sharing || form.hasErrors
         rows = entries.reversed().map {
             Row(date: format.shortDate(iso: $0.measuredOn),
                 weight: "\(format.decimal($0.kg)) kg", source: t["weight_source_\($0.source)"])
