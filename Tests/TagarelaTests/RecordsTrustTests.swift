@@ -347,8 +347,8 @@ import Testing
         let dani = try test.browser(loggedInAs: "dani")
         let gustavo = try test.id(of: "Gustavo Pereira")
         let form = try dani.get("/clients/\(gustavo)/evaluations/new")
-        let key = try #require(form.text.firstMatch(of: /name="formKey" value="([^"]+)"/)?.1)
-        let fields = [("_csrf", dani.csrf), ("formKey", String(key))] + Self.evaluation
+        let key = String(try #require(form.text.firstMatch(of: /name="_once" value="([^"]+)"/)?.1))
+        let fields = [("_csrf", dani.csrf), ("_once", key)] + Self.evaluation
         let before = try evaluationCount(test)
         let (client, headers) = (dani.client, dani.cookieHeader)
         async let first = Task.detached { try client.postForm("/clients/\(gustavo)/evaluations", fields, headers: headers) }.value
@@ -357,24 +357,36 @@ import Testing
         #expect(answers.map(\.status) == [303, 303])
         #expect(answers[0].header("Location") == answers[1].header("Location"), "both show the one stored")
         #expect(try evaluationCount(test) == before + 1)
-        let again = try dani.post("/clients/\(gustavo)/evaluations", [("formKey", String(key))] + Self.evaluation)
+        let again = try dani.post("/clients/\(gustavo)/evaluations", [("_once", key)] + Self.evaluation)
         #expect(again.status == 303 && again.header("Location") == answers[0].header("Location"))
         #expect(try evaluationCount(test) == before + 1)
         // A new form is a new evaluation.
         let next = try dani.get("/clients/\(gustavo)/evaluations/new")
-        #expect(next.text.firstMatch(of: /name="formKey" value="([^"]+)"/)?.1 != key)
+        #expect(next.text.firstMatch(of: /name="_once" value="([^"]+)"/)?.1 != Substring(key))
     }
 
-    @Test func aRefusedFormKeepsItsKeySoTheCorrectedSubmitStoresOnce() async throws {
+    @Test func aRefusedFormIsStoredOnceWhenCorrectedAndSentTwice() async throws {
         let test = try await TestApp()
         let dani = try test.browser(loggedInAs: "dani")
         let gustavo = try test.id(of: "Gustavo Pereira")
-        let refused = try dani.post("/clients/\(gustavo)/evaluations", [("formKey", "k-1")] + Self.evaluation.filter { $0.0 != "weight" })
-        #expect(refused.status == 422 && refused.text.contains(#"name="formKey" value="k-1""#))
+        let key = String(try #require(try dani.get("/clients/\(gustavo)/evaluations/new").text
+            .firstMatch(of: /name="_once" value="([^"]+)"/)?.1))
+        let refused = try dani.post("/clients/\(gustavo)/evaluations", [("_once", key)] + Self.evaluation.filter { $0.0 != "weight" })
+        #expect(refused.status == 422)
         let before = try evaluationCount(test)
-        #expect(try dani.post("/clients/\(gustavo)/evaluations", [("formKey", "k-1")] + Self.evaluation).status == 303)
-        #expect(try dani.post("/clients/\(gustavo)/evaluations", [("formKey", "k-1")] + Self.evaluation).status == 303)
+        let saved = try dani.post("/clients/\(gustavo)/evaluations", [("_once", key)] + Self.evaluation)
+        #expect(saved.status == 303)
+        #expect(try dani.post("/clients/\(gustavo)/evaluations", [("_once", key)] + Self.evaluation).header("Location")
+                == saved.header("Location"))
         #expect(try evaluationCount(test) == before + 1)
+    }
+
+    @Test func theNutritionAndClientCreateFormsCarryAOneTimeKey() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        #expect(try nadia.get("/patients/\(try test.id(of: "elisa"))/meals/new").text.contains(#"name="_once""#))
+        #expect(try nadia.get("/foods").text.contains(#"name="_once""#))
+        #expect(try test.browser(loggedInAs: "dani").get("/clients/new").text.contains(#"name="_once""#))
     }
 
     // MARK: - Corrections, deletions and the report's export

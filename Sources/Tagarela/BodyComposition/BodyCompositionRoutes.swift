@@ -53,8 +53,7 @@ enum BodyCompositionRoutes {
     @Sendable static func newEvaluation(_ context: RequestContext) throws -> Response {
         let client = try context.database.read { try Client.find(context, $0) }
         let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
-        let form = FormState(values: ["protocol": SkinfoldProtocol.jp7.rawValue, "takenOn": today,
-                                      EvaluationInput.keyField: Token.make()])
+        let form = FormState(values: ["protocol": SkinfoldProtocol.jp7.rawValue, "takenOn": today])
         return context.render("bodycomp/evaluation-form", title: "evaluation_new_title",
                               formPage(client, form: form, results: nil, today: today, context))
     }
@@ -91,23 +90,20 @@ enum BodyCompositionRoutes {
                               status: form.hasErrors ? .unprocessableContent : .ok)
     }
 
-    /// Idempotent: the form's key makes a double tap, a second tab or a re-submit store one evaluation
-    /// and show that one (writes are serialised, so the second request sees the first's row).
+    /// The form carries a one-time key (`_once`, see `SubmittedForms`): a double tap, a second tab or a
+    /// re-submit stores one evaluation and shows that one.
     @Sendable static func createEvaluation(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
         var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
-        let key = form[EvaluationInput.keyField].trimmingCharacters(in: .whitespaces)
-        if key.isEmpty { form.values[EvaluationInput.keyField] = Token.make() }
         let outcome = try context.database.write { db -> (Client, Int64?) in
             let client = try Client.find(context, db)
-            if let stored = try Evaluations.submitted(key, patientId: client.patient.userId, db) { return (client, stored) }
             guard let sex = client.sex,
                   let input = EvaluationInput.read(&form, sex: sex, birthDate: client.patient.birthDate, today: context.now,
                                                    format: context.format, context.t),
                   let age = client.age(on: input.takenOn)
             else { return (client, nil) }
-            let id = try Evaluations.save(input, patientId: client.patient.userId, sex: sex, age: Double(age), submissionKey: key,
+            let id = try Evaluations.save(input, patientId: client.patient.userId, sex: sex, age: Double(age),
                                           audit: context.audit, trainerId: actor.userId, db)
             return (client, id)
         }

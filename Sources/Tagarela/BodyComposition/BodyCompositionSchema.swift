@@ -36,11 +36,4 @@ enum BodyCompositionSchema {
             t.primaryKey(["evaluationId", "site"])
         }
     }
-
-    /// The key each evaluation form carries: a double tap or a re-submit of the same form stores it
-    /// once. Shipped 2026-11. Never edit.
-    static func v2SubmissionKeys(_ db: Database) throws {
-        try db.alter(table: "evaluation") { t in t.add(column: "submissionKey", .text) }
-        try db.create(index: "evaluation_submission", on: "evaluation", columns: ["patientId", "submissionKey"], unique: true)
-    }
 }

@@ -16,8 +16,6 @@ struct Evaluation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     var weightGrams: Int
     var heightMm: Int
     var createdAt: Date
-    /// The key of the form that created it, so the same form submitted twice stores one evaluation.
-    var submissionKey: String?
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)

@@ -17,11 +17,8 @@ struct EvaluationInput: Sendable {
     static func skinfoldField(_ site: SkinfoldSite, _ reading: Int) -> String { "sf_\(site.rawValue)_\(reading)" }
     static func perimeterField(_ site: PerimeterSite) -> String { "p_\(site.rawValue)" }
 
-    /// The hidden field with the form's submission key (see `Evaluations.submitted`).
-    static let keyField = "formKey"
-
     static var fieldNames: [String] {
-        [keyField, "protocol", "takenOn", "weight", "height"]
+        ["protocol", "takenOn", "weight", "height"]
             + SkinfoldSite.allCases.flatMap { site in (1...3).map { skinfoldField(site, $0) } }
             + PerimeterSite.allCases.map(perimeterField)
     }

@@ -3,21 +3,13 @@ import GRDB
 
 /// Saving evaluations and finding who is due for the next one.
 enum Evaluations {
-    /// The evaluation a form with this key already stored for the client, if any.
-    static func submitted(_ key: String?, patientId: Int64, _ db: Database) throws -> Int64? {
-        guard let key, !key.isEmpty else { return nil }
-        return try Int64.fetchOne(db, sql: "SELECT id FROM evaluation WHERE patientId = ? AND submissionKey = ?",
-                                  arguments: [patientId, key])
-    }
-
     /// Stores an evaluation with its readings and perimeters in one transaction (the caller's).
-    static func save(_ input: EvaluationInput, patientId: Int64, sex: BiologicalSex, age: Double, submissionKey: String? = nil,
+    static func save(_ input: EvaluationInput, patientId: Int64, sex: BiologicalSex, age: Double,
                      audit: AuditContext, trainerId: Int64, _ db: Database) throws -> Int64 {
         var evaluation = Evaluation(patientId: patientId, trainerId: trainerId, takenOn: input.takenOn,
                                     skinfoldProtocol: input.skinfoldProtocol.rawValue, sex: sex.rawValue, ageYears: age,
                                     weightGrams: Int((input.weightKg * 1000).rounded()),
-                                    heightMm: Int((input.heightM * 1000).rounded()), createdAt: audit.now,
-                                    submissionKey: submissionKey.flatMap { $0.isEmpty ? nil : $0 })
+                                    heightMm: Int((input.heightM * 1000).rounded()), createdAt: audit.now)
         try evaluation.insert(db)
         let id = evaluation.id!
         try insertMeasures(of: input, evaluationId: id, db)
