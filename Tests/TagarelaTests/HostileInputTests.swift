@@ -347,7 +347,7 @@ import Testing
                                arguments: [elisaId])
         }
         if let meal {
-            let answer = try elisa.postMultipart("/meals/\(meal)/answer", fields: [("followed", "1")],
+            let answer = try elisa.postMultipart("/meals/\(meal)/answer", fields: [("followed", "1"), ("version", "1")],
                                                  files: [("photo", "meal.jpg", "image/jpeg", html)])
             #expect(answer.status == 422, "meal photo: \(answer.status)")
         }

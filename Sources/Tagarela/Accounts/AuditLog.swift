@@ -28,6 +28,8 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
         case loginFailed = "login_failed", lockout, patientModeOpen = "patient_mode_open", patientModeExit = "patient_mode_exit"
         case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
              linkDecline = "link_decline"
+        /// Health data leaving Tagarela: a CSV, an OBZ/OBL file, a printed report or plan.
+        case export
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -301,6 +301,7 @@ enum PeopleRoutes {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
         let interval = readInterval(&form, context.t)
+        EvaluationDates.checkBirthDate(&form, today: context.now, context.format, context.t)
         guard let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now), let interval else {
             return context.render("people/client-form", title: "client_new_title",
                                   PersonFormPage(action: "/clients", form: form, isNew: true, cancelPath: Role.trainer.homePath, context.t),
@@ -316,12 +317,10 @@ enum PeopleRoutes {
 
     @Sendable static func editClient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let (patient, user) = try context.database.read { db in
+        let (patient, user, interval) = try context.database.read { db in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            return (patient, try User.fetchOne(db, key: patient.userId)!)
-        }
-        let interval = try context.database.read {
-            try Evaluations.interval(trainerId: actor.userId, patientId: patient.userId, $0)
+            return (patient, try User.fetchOne(db, key: patient.userId)!,
+                    try Evaluations.interval(trainerId: actor.userId, patientId: patient.userId, db))
         }
         let form = FormState(values: ["displayName": user.displayName, "sex": patient.sex?.rawValue ?? "",
                                       "birthDate": patient.birthDate ?? "", "contact": patient.contact, "notes": patient.notes,
@@ -335,6 +334,7 @@ enum PeopleRoutes {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
         let interval = readInterval(&form, context.t)
+        EvaluationDates.checkBirthDate(&form, today: context.now, context.format, context.t)
         let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
         let id = try context.database.write { db -> Int64? in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
