@@ -37,11 +37,10 @@ enum DashboardRoutes {
 
     @Sendable static func patient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let (pendingMeals, boards) = try context.database.read { db in
-            (try Meal.queue(of: actor.userId).fetchCount(db), try Plan.filter(Column("patientId") == actor.userId).fetchCount(db))
-        }
+        let today = NutritionRoutes.today(context).date
+        let data = try context.database.read { db in try PatientHomeData.fetch(patientId: actor.userId, today: today, context.t, db) }
         return context.render("dashboards/patient", title: "dashboard_patient_title",
-                              PatientDashboard(actor: actor, pendingMeals: pendingMeals, boards: boards, t: context.t))
+                              PatientDashboard(actor: actor, data: data, t: context.t))
     }
 
     @Sendable static func trainer(_ context: RequestContext) throws -> Response {
@@ -133,38 +132,6 @@ struct TutorDashboard: Sendable {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         self.patients = PatientRow.list(patients, context: context)
         isEmpty = patients.isEmpty
-    }
-}
-
-/// Big tiles for what the patient has. Each area fills in as its feature arrives; until then a
-/// tile says there is nothing yet rather than leading to an empty page.
-struct PatientDashboard: Sendable {
-    struct Tile: Sendable {
-        let key: String
-        let label: String
-        let status: String
-        let href: String?
-    }
-
-    let greeting: String
-    let tiles: [Tile]
-
-    init(actor: Actor, pendingMeals: Int, boards: Int, t: Translator) {
-        greeting = t("patient_greeting", ["name": actor.displayName])
-        tiles = ["boards", "games", "meals", "evaluations"].map { key in
-            if key == "boards", boards > 0 {
-                return Tile(key: key, label: t["tile_boards"], status: t("tile_boards_count", ["count": "\(boards)"]), href: "/play")
-            }
-            if key == "games" {
-                return Tile(key: key, label: t["tile_games"], status: t["educat_tile_status"], href: "/educat")
-            }
-            if key == "meals" {
-                return Tile(key: key, label: t["tile_meals"],
-                            status: pendingMeals == 0 ? t["tile_meals_empty"] : t("tile_meals_pending", ["count": "\(pendingMeals)"]),
-                            href: "/meals")
-            }
-            return Tile(key: key, label: t["tile_\(key)"], status: t["tile_\(key)_empty"], href: nil)
-        }
     }
 }
 
