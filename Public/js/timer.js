@@ -43,8 +43,9 @@ function drawRunOffline() {
 // The child's durations: the presets, and ±1 minute from the one chosen (1 to 59), shown as one more choice.
 function installSteps() {
   const durations = document.querySelector(".timer-durations");
-  const steps = durations?.querySelector(".timer-steps");
-  if (!steps) return;
+  // Beside the durations, not in their fieldset: a radio group holds its radios only.
+  const steps = document.querySelector(".timer-steps");
+  if (!durations || !steps) return;
   const custom = durations.querySelector(".timer-custom");
   const customInput = custom.querySelector("input");
   steps.hidden = false;
