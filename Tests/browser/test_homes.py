@@ -101,6 +101,7 @@ def test_an_adult_nutrition_patient_sees_todays_meals_first_and_no_childrens_thi
     page.set_window_size(360, 740)
     try:
         page.refresh()
+        page.execute_script("window.scrollTo(0, 0)")
         page.save_screenshot(os.path.join(SCREENS, "home-adult-360.png"))
         # The links of her check-in page reach 64 px ("Minhas refeições" was 27 px tall).
         page.get(demo_server.url + "/meals")

@@ -13,9 +13,12 @@ SCREENS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens")
 
 
 def choice(page, fieldset, label):
-    """The tile (a label around its radio) of `label` in the form's `fieldset` (activities or durations)."""
-    return page.find_element(By.XPATH, f"//fieldset[contains(@class, '{fieldset}')]"
+    """The tile (a label around its radio) of `label` in the form's `fieldset` (activities or durations),
+    scrolled to the middle of the screen: the Start button stays pinned at the bottom."""
+    tile = page.find_element(By.XPATH, f"//fieldset[contains(@class, '{fieldset}')]"
                                        f"//label[normalize-space(.//span[@class='timer-choice-label'])='{label}']")
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", tile)
+    return tile
 
 
 def choose_timer(page, activity, minutes):
@@ -94,6 +97,7 @@ def test_the_child_picks_a_picture_and_a_preset_and_adjusts_it_by_one_minute(dem
         choice(page, "timer-activities", "brincar").click()
         choice(page, "timer-durations", "10 min").click()
         plus = page.find_element(By.CSS_SELECTOR, ".timer-step[data-step='1']")
+        page.execute_script("arguments[0].scrollIntoView({block: 'center'})", plus)
         plus.click()
         plus.click()
         assert page.execute_script(checked) == "12"
