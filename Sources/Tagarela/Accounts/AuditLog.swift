@@ -24,6 +24,7 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
 
     enum Action: String, CaseIterable, Sendable {
         case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+        case export  // health data leaving as a file or a printed page: entity "patient", the patient's id, what in the summary
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
