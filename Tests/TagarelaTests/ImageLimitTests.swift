@@ -13,10 +13,11 @@ import Testing
         init() { try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(atPath: directory) }
 
-        /// A picture of `size` ("WxH") in the format of `name`'s extension, with `options` for the encoder.
-        func make(_ name: String, _ size: String, source: String = "testsrc2", options: [String] = []) throws -> [UInt8] {
+        /// A picture of `size` ("WxH") in the format of `name`'s extension, from the lavfi `source` (SIZE
+        /// stands for the size), with `options` for the encoder.
+        func make(_ name: String, _ size: String, source: String = "testsrc2=size=SIZE", options: [String] = []) throws -> [UInt8] {
             let path = directory + "/" + name
-            try ProcessRunner.run(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "\(source)=size=\(size)",
+            try ProcessRunner.run(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", source.replacingOccurrences(of: "SIZE", with: size),
                                                        "-frames:v", "1"] + options + [path], timeLimit: .seconds(30))
             return [UInt8](FileManager.default.contents(atPath: path)!)
         }
@@ -35,11 +36,11 @@ import Testing
 
     /// PNG, baseline JPEG, WebP lossy ("VP8 "), lossless ("VP8L") and with alpha ("VP8X"), as ffmpeg writes them.
     static let formats: [(name: String, size: String, source: String, options: [String], format: ImageHeader.Format)] = [
-        ("a.png", "37x21", "testsrc2", [], .png),
-        ("a.jpg", "64x48", "testsrc2", [], .jpeg),
-        ("a.webp", "40x22", "testsrc2", ["-c:v", "libwebp"], .webp),
-        ("l.webp", "33x17", "testsrc2", ["-c:v", "libwebp", "-lossless", "1"], .webp),
-        ("x.webp", "31x19", "color=red@0.5", ["-vf", "format=rgba", "-c:v", "libwebp"], .webp),
+        ("a.png", "37x21", "testsrc2=size=SIZE", [], .png),
+        ("a.jpg", "64x48", "testsrc2=size=SIZE", [], .jpeg),
+        ("a.webp", "40x22", "testsrc2=size=SIZE", ["-c:v", "libwebp"], .webp),
+        ("l.webp", "33x17", "testsrc2=size=SIZE", ["-c:v", "libwebp", "-lossless", "1"], .webp),
+        ("x.webp", "31x19", "color=c=red@0.5:size=SIZE,format=rgba", ["-c:v", "libwebp"], .webp),
     ]
 
     @Test func theHeaderGivesTheSameSizeAsFFprobeForEveryFormat() throws {
@@ -63,7 +64,7 @@ import Testing
             let bytes = try pictures.make(picture.name, picture.size, source: picture.source, options: picture.options)
             let needed = (1...bytes.count).first { ImageHeader.read(Array(bytes.prefix($0))) != nil }!
             for length in 0..<needed { #expect(ImageHeader.read(Array(bytes.prefix(length))) == nil) }
-            #expect(needed < 200, "\(picture.name): the size is near the start")
+            #expect(needed < 1_024, "\(picture.name): the size is near the start (\(needed) bytes)")
         }
     }
 
