@@ -156,6 +156,16 @@ import Testing
         #expect(ImageHeader.read([UInt8](FileManager.default.contents(atPath: roomy.directory + "/" + stored)!))?.format == .png)
     }
 
+    /// The largest phone pictures (8160 × 6120) pass both checks, ffmpeg's padded count included.
+    @Test func aFiftyMegapixelPhonePictureIsConverted() throws {
+        let pictures = Pictures()
+        _ = try pictures.make("phone.jpg", "8160x6120", source: "color=c=orange:size=SIZE")
+        let media = MediaStore(directory: pictures.directory + "/media")
+        let stored = try media.storeSymbolImage(atPath: pictures.directory + "/phone.jpg")
+        #expect(ImageHeader.read([UInt8](FileManager.default.contents(atPath: media.directory + "/" + stored)!))?.size
+                == ImageHeader.Size(width: 400, height: 300))
+    }
+
     // MARK: - Every upload path
 
     static let huge = png(claiming: 20_000, 20_000)

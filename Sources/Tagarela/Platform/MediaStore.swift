@@ -74,7 +74,7 @@ struct MediaStore: Sendable {
         let quality = fileExtension == "jpg" ? ["-q:v", "4"] : []
         // The format read from the header, and the same pixel limit in the decoder: a header that lies
         // about the size, or a file ffmpeg would probe as something else, is refused by ffmpeg too.
-        let arguments = ["-nostdin", "-v", "error", "-y", "-max_pixels", "\(pixelLimit)", "-f", format.demuxer,
+        let arguments = ["-nostdin", "-v", "error", "-y", "-max_pixels", "\(Self.decoderLimit(pixelLimit))", "-f", format.demuxer,
                          "-i", source, "-frames:v", "1",
                          "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
             + quality + [target]
@@ -88,6 +88,10 @@ struct MediaStore: Sendable {
         guard FileManager.default.fileExists(atPath: target) else { throw Failure.unreadable }
         return relative
     }
+
+    /// ffmpeg counts the pixels of its padded buffer (each row rounded up to 64 or 128 pixels): an
+    /// 8160 × 6120 picture is 8192 × 6120 to it. An eighth more leaves room for that and nothing else.
+    static func decoderLimit(_ pixels: Int) -> Int { pixels + pixels / 8 }
 
     /// Enough of a file to find a JPEG's frame header behind its EXIF and ICC segments (each at most 64 KiB).
     static let headerBytes = 1 << 20

@@ -7,12 +7,13 @@ import Foundation
 /// request workers (`app.mediaPool`, a command-line subcommand).
 enum ProcessRunner {
     /// How long each kind of run may take. Generous for real work on a slow, shared machine (a word
-    /// takes espeak-ng and ffmpeg about 0.1 s; a 40-megapixel picture about 2 s), short enough that a
+    /// takes espeak-ng and ffmpeg about 0.1 s; a 50-megapixel JPEG 1.3 s, a PNG 3 s, up to 15 s with
+    /// the machine's two cores shared by a dozen compilers), short enough that a
     /// stuck run frees the media worker within half a minute. See docs/decisions.md, "Limits before work".
     enum TimeLimit {
         static let speech: Duration = .seconds(15)
         static let audioConversion: Duration = .seconds(30)
-        static let imageConversion: Duration = .seconds(20)
+        static let imageConversion: Duration = .seconds(30)
         static let probe: Duration = .seconds(10)
     }
 
