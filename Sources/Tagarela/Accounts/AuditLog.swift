@@ -24,6 +24,10 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
 
     enum Action: String, CaseIterable, Sendable {
         case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+        // Consent, throttling and patient mode (issue 14).
+        case loginFailed = "login_failed", lockout, patientModeOpen = "patient_mode_open", patientModeExit = "patient_mode_exit"
+        case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
+             linkDecline = "link_decline"
         case export  // health data leaving as a file or a printed page: entity "patient", the patient's id, what in the summary
     }
 
