@@ -6,7 +6,7 @@ PAGES = {
     "ana": ["/clinician", "/patients/7", "/patients/7/edit", "/patients/new", "/symbols", "/symbols/new?q=comer",
             "/symbols/1/edit", "/patients/7/plans", "/patients/7/plans/new", "/plans/4/edit?cell=2", "/plans/4/print",
             "/plans/9/edit", "/plans/9/edit?add=verb",
-            "/patients/7/usage", "/patients/7/observations", "/patients/7/access", "/account", "/patients/7/educat", "/patients/7/boards/import"],
+            "/patients/7/usage", "/patients/7/observations", "/patients/7/observations/print", "/patients/7/access", "/account", "/patients/7/educat", "/patients/7/boards/import"],
     "nadia": ["/clinician", "/patients/9/nutrition", "/patients/9/meals/new", "/patients/9/meals/1/edit", "/foods"],
     "dani": ["/trainer", "/clients/11", "/clients/11/evaluations/new", "/clients/11/evaluations/5",
              "/clients/10/compare?first=7&second=8", "/clients/new", "/clients/10/edit"],

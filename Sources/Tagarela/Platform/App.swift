@@ -245,7 +245,7 @@ public final class App: Responder {
     /// maps errors to statuses; deferred work (logins, uploads) comes through here too.
     func run(_ handler: (RequestContext) throws -> Response, _ context: RequestContext) -> Response {
         do {
-            return try handler(context)
+            return try FormLanguage.$current.withValue(FormLanguage(t: context.t, format: context.format)) { try handler(context) }
         } catch let error as AppError {
             return errorPage(error.status, locale: context.locale, context: context)
         } catch where StorageFull.matches(error) {
