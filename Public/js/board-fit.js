@@ -17,22 +17,22 @@ function widestWord(label) {
   return widest;
 }
 
-const px = (size) => `${Math.floor(size * 10) / 10}px`;
-
 /**
- * One label size for the whole board (--label-size): the largest at which the board's widest word fits
- * its cell, and no label takes more than half its cell's height. The stylesheet caps it by the cell's
- * height and the access preset.
+ * One label size for the whole board: the largest at which the board's widest word fits its cell, and no
+ * label takes more than half its cell's height. Kept as a share of the cell's width (--label-scale), so
+ * it holds when the cells grow or shrink, on paper too. The stylesheet caps it by the cell's height and
+ * the access preset.
  */
 export function fitLabels(board) {
-  board.style.removeProperty("--label-size");
+  board.style.removeProperty("--label-scale");
   const labels = [...board.querySelectorAll(".cell:not([hidden]) .cell-label")].filter((label) => !hiddenLabel(label));
   let size = Infinity;
   for (const label of labels) {
     const widest = widestWord(label);
     if (widest > 0) size = Math.min(size, (parseFloat(getComputedStyle(label).fontSize) * label.clientWidth) / widest);
   }
-  if (Number.isFinite(size)) board.style.setProperty("--label-size", px(size * 0.96));
+  const scale = (size, label) => String(Math.floor((size / label.clientWidth) * 10000) / 10000);
+  if (Number.isFinite(size)) board.style.setProperty("--label-scale", scale(size * 0.96, labels[0]));
   for (let round = 0; round < 4 && labels.length > 0; round++) {
     let worst = 1;
     for (const label of labels) {
@@ -40,7 +40,7 @@ export function fitLabels(board) {
       worst = Math.min(worst, label.clientWidth / label.scrollWidth, (cell.clientHeight * 0.5) / label.scrollHeight);
     }
     if (worst >= 1) break;
-    board.style.setProperty("--label-size", px(parseFloat(getComputedStyle(labels[0]).fontSize) * worst * 0.97));
+    board.style.setProperty("--label-scale", scale(parseFloat(getComputedStyle(labels[0]).fontSize) * worst * 0.97, labels[0]));
   }
   board.dataset.fitted = "true";
 }

@@ -83,7 +83,7 @@ import Testing
         let plans = try test.read { try Plan.filter(Column("patientId") == carla).fetchCount($0) }
         #expect(sheets == plans + 1)
         #expect(page.text.contains("Ana Souza"))
-        let things = try test.read { try Plan.filter(Column("patientId") == carla && Column("name") == "Coisas e comida").fetchOne($0)! }
+        let things = try test.read { try Plan.filter(Column("patientId") == carla && Column("name") == "Coisas e comidas").fetchOne($0)! }
         let ordered = BookPage.order(try test.read { try Plan.filter(Column("patientId") == carla).fetchAll($0) })
         let number = try #require(BookPage.pageNumbers(of: ordered)[things.id!])
         #expect(page.text.contains("<span class=\"cell-note\">→ p. \(number)</span>"))

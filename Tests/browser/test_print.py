@@ -96,9 +96,9 @@ def test_carlas_communication_book_is_a_cover_and_a_page_per_plan(clinic, page):
     sheets = page.find_elements(By.CSS_SELECTOR, ".print-sheet")
     assert len(sheets) == len(plans) + 1 == 6
 
-    # The folder on "Meu dia" names the page of "Coisas e comida".
+    # The folder on "Meu dia" names the page of "Coisas e comidas".
     titles = [sheet.find_element(By.CSS_SELECTOR, "h2").text for sheet in sheets[1:]]
-    things = titles.index("Coisas e comida") + 2
+    things = titles.index("Coisas e comidas") + 2
     notes = [note.text for note in page.find_elements(By.CSS_SELECTOR, ".cell-folder .cell-note")]
     assert notes == [f"→ p. {things}"]
 
