@@ -148,7 +148,8 @@ enum BoardFit {
         let used = header + page + (hasStrip ? bar + gap : 0) + gap + control
         let padding = scanning ? 24 : 6, cellGap = narrow ? 4 : gap
         let gridWidth = width - page - padding, gridHeight = height - used - padding
-        return Result(cellWidth: (gridWidth - (columns - 1) * cellGap) / columns,
-                      cellHeight: (gridHeight - (rows - 1) * cellGap) / rows)
+        let cellHeight = (gridHeight - (rows - 1) * cellGap) / rows
+        // A cell is at most 1.6 times as wide as it is tall (board.css).
+        return Result(cellWidth: min((gridWidth - (columns - 1) * cellGap) / columns, cellHeight * 16 / 10), cellHeight: cellHeight)
     }
 }
