@@ -63,9 +63,9 @@ def clinic():
 def screen(page):
     """The page with a viewport set exactly (`screen.size(w, h)`), put back to normal afterwards."""
     class Screen:
-        def size(self, width, height):
+        def size(self, width, height, scale=1):
             page.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                 {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+                                 {"width": width, "height": height, "deviceScaleFactor": scale, "mobile": False})
     yield Screen()
     page.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
@@ -148,7 +148,7 @@ def test_a_board_at_five_sizes_looks_right(clinic, page, screen):
     plans = patient_mode(page, clinic, "bruno", CARLA)
     day = plan_with(page, clinic, plans, ".board.cols-5.rows-4")
     for width, height in SIZES:
-        screen.size(width, height)
+        screen.size(width, height, 0.5 if SCREENS and width >= 768 else 1)  # smaller files for the README
         page.get(clinic.url + day)
         found = measured(page)
         assert found["problems"] == []
@@ -156,6 +156,10 @@ def test_a_board_at_five_sizes_looks_right(clinic, page, screen):
         if SCREENS:
             os.makedirs(SCREENS, exist_ok=True)
             page.save_screenshot(os.path.join(SCREENS, f"board-{width}x{height}.png"))
+            if (width, height) == (360, 640):
+                page.get(clinic.url + plan_with(page, clinic, plans, ".sentence-player"))
+                measured(page)
+                page.save_screenshot(os.path.join(SCREENS, "sentence-360x640.png"))
     assert serious_accessibility_violations(page) == []
 
 

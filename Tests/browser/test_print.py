@@ -112,7 +112,7 @@ def test_carlas_communication_book_is_a_cover_and_a_page_per_plan(clinic, page):
             file.write(printed(page))
             file.flush()
             for number in (1, 2):
-                subprocess.run(["pdftoppm", "-png", "-r", "40", "-f", str(number), "-l", str(number), "-singlefile",
+                subprocess.run(["pdftoppm", "-png", "-r", "50", "-f", str(number), "-l", str(number), "-singlefile",
                                 file.name, os.path.join(SCREENS, f"book-page-{number}")], check=True)
 
 
