@@ -182,7 +182,7 @@ import Testing
         let davi = try test.id(of: "Davi Alves")
         let daviOnly = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId = ?", arguments: [davi]) }!
         #expect(try ana.post("/plans/\(board.id!)/cells/3", [("symbol", "\(daviOnly)")]).status == 404)
-        let daviBoard = try plan(test, patient: "Davi Alves", named: "Meu dia")
+        let daviBoard = try plan(test, patient: "Davi Alves", named: "Mi día")
         #expect(try ana.post("/plans/\(board.id!)/cells/3", [("link", "\(daviBoard.id!)")]).status == 404)
         #expect(try ana.post("/plans/\(board.id!)/cells/6", [("clear", "1")]).status == 404)
     }

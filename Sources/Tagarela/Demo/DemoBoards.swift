@@ -28,7 +28,7 @@ enum DemoBoards {
                                    "1F697", "1F3E0", "1F3EB", "1F6BD", "1F4FA"]
 
     static func seed(_ db: Database, clinician: Int64, patients: [(id: Int64, tutor: Int64)], davi: Int64, now: Date,
-                     library: PictogramLibrary, speech: SpeechAudio?, t: Translator) throws {
+                     library: PictogramLibrary, speech: SpeechAudio?, t: Translator, spanishNames: Translator) throws {
         let categories = try Category.forClinician(clinician, t, db)
         func symbol(_ hexcode: String, category: Int, word: String? = nil, voice: AppLocale = .ptBR, patient: Int64? = nil) throws -> Symbol? {
             guard let entry = library.entry(hexcode) else { return nil }
@@ -48,16 +48,21 @@ enum DemoBoards {
         for (hexcode, category, word) in daviSpanish {
             if let made = try symbol(hexcode, category: category, word: word, voice: .es, patient: davi) { spanish.append(made) }
         }
+        // Davi's folder of things, in his own Spanish words.
+        var daviThings: [Symbol] = []
+        for hexcode in things { if let made = try symbol(hexcode, category: 4, voice: .es, patient: davi) { daviThings.append(made) } }
         let today = ISODate.string(now, timeZone: TimeZone(identifier: "UTC")!)
         for (patient, tutor) in patients {
-            let words = patient == davi ? spanish : generalSymbols
-            let folder = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_board_things"], rows: 3,
-                                  columns: 5, symbols: thingSymbols, today: today, now: now)
-            let core = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_board_core"], rows: 3,
+            let isDavi = patient == davi
+            let words = isDavi ? spanish : generalSymbols
+            let names = isDavi ? spanishNames : t
+            let folder = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: names["demo_board_things"], rows: 3,
+                                  columns: 5, symbols: isDavi ? daviThings : thingSymbols, today: today, now: now)
+            let core = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: names["demo_board_core"], rows: 3,
                                 columns: 3, symbols: Array(words.prefix(9)), today: today, now: now)
-            let big = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_board_help"], rows: 1,
+            let big = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: names["demo_board_help"], rows: 1,
                                columns: 1, symbols: words.filter { $0.pictogram == "1F198" }, today: today, now: now, type: .bigSymbol)
-            let main = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_board_day"], rows: 4,
+            let main = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: names["demo_board_day"], rows: 4,
                                 columns: 5, symbols: Array(words.prefix(19)), today: today, now: now)
             try PlanCell(planId: main.id!, position: 19, symbolId: nil, linkPlanId: folder.id).insert(db)
             try seedTaps(db, patient: patient, tutor: tutor, plans: [core, main, big], now: now)
@@ -87,7 +92,8 @@ enum DemoBoards {
                 }
             }
             if !isDavi { generalSymbols = pool }
-            try sentencePlan(db, patient: patient, clinician: clinician, tutor: tutor, name: t["demo_sentence_plan"],
+            try sentencePlan(db, patient: patient, clinician: clinician, tutor: tutor,
+                             name: (isDavi ? spanishNames : t)["demo_sentence_plan"],
                              symbols: made, today: today, now: now)
         }
         for (patient, tutor) in patients {

@@ -21,17 +21,22 @@ public enum DemoClinic {
         let pictograms: PictogramLibrary
         let speech: SpeechAudio?
         let translator: Translator
+        /// Davi's boards are named in Spanish, the language he is spoken to in.
+        let spanish: Translator
 
         public init(resourcesDirectory: String, audioDirectory: String?) throws {
             pictograms = try PictogramLibrary.load(from: resourcesDirectory + "/Data/pictograms.json")
             speech = audioDirectory.map { SpeechAudio(directory: $0) }
-            translator = try Catalogues(directory: resourcesDirectory + "/Templates/i18n").translator(for: .ptBR)
+            let catalogues = try Catalogues(directory: resourcesDirectory + "/Templates/i18n")
+            translator = catalogues.translator(for: .ptBR)
+            spanish = catalogues.translator(for: .es)
         }
 
         init(app: App, generateAudio: Bool) {
             pictograms = app.pictograms
             speech = generateAudio ? app.speech : nil
             translator = app.catalogues.translator(for: .ptBR)
+            spanish = app.catalogues.translator(for: .es)
         }
     }
 
@@ -86,7 +91,8 @@ public enum DemoClinic {
             try seedMeals(db, nutritionist: nadia, patients: [(elisa, 0.85), (carla, 0.55)], now: now)
             if let resources {
                 try DemoBoards.seed(db, clinician: ana, patients: [(carla, bruno), (davi, beatriz)], davi: davi, now: now,
-                                    library: resources.pictograms, speech: resources.speech, t: resources.translator)
+                                    library: resources.pictograms, speech: resources.speech, t: resources.translator,
+                                    spanishNames: resources.spanish)
             }
             try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES (?, ?, ?)",
                            arguments: [markerKey, ISO8601DateFormatter().string(from: now), now])
