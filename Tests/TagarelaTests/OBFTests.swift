@@ -358,7 +358,7 @@ import Testing
         let before = try stored(test)
         #expect(throws: AppError.notFound) {
             try importer.run(boards, patientId: davi, actor: Actor(user: nadia), fallbackLocale: .es, now: test.clock.now,
-                             timeZone: test.app.configuration.timeZone, database: test.app.database, audit: AuditContext(
+                             timeZone: test.app.configuration.timeZone, database: DatabaseScope(test.app.database), audit: AuditContext(
                                 actorId: nadia.id, actorName: "Nádia", clientAddress: "", now: test.clock.now), t: test.app.catalogues.translator(for: .es))
         }
         #expect(try stored(test) == before, "no picture left in media/images, no row")

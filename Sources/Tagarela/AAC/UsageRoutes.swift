@@ -7,10 +7,10 @@ enum UsageRoutes {
     static let templates = ["aac/usage", "aac/observations"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/usage", .signedIn([.clinician, .tutor]), usage)
-        router.get("/patients/:id/usage.csv", .signedIn([.clinician, .tutor]), usageCSV)
-        router.get("/patients/:id/observations", .signedIn([.clinician, .tutor]), observations)
-        router.post("/patients/:id/observations", .signedIn([.clinician, .tutor]), addObservation)
+        router.get("/patients/:id/usage", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usage)
+        router.get("/patients/:id/usage.csv", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usageCSV)
+        router.get("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), observations)
+        router.post("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), addObservation)
     }
 
     /// The filter of the usage pages, from the query string.

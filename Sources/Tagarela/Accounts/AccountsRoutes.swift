@@ -51,7 +51,7 @@ enum AccountsRoutes {
         return .deferred(on: app.hashingPool) {
             app.run({ context in
                 var form = typed
-                let found = try app.database.read { try User.named(username, $0) }
+                let found = try context.database.read { try User.named(username, $0) }
                 let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
                 let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
                 guard verified, var user = usable else {
@@ -61,7 +61,7 @@ enum AccountsRoutes {
                 }
                 app.loginThrottle.recordSuccess(username: username, address: address)
                 let rehash = app.passwords.needsRehash(user.passwordHash!) ? app.passwords.hash(password) : nil
-                let token = try app.database.write { db in
+                let token = try context.database.write { db in
                     if let rehash {
                         user.passwordHash = rehash
                         try user.update(db, columns: ["passwordHash"])
@@ -121,7 +121,7 @@ enum AccountsRoutes {
             app.run({ context in
                 var invitation = invitation, user = user
                 let hash = app.passwords.hash(password)
-                let sessionToken = try app.database.write { db -> String? in
+                let sessionToken = try context.database.write { db -> String? in
                     // Re-read inside the transaction: of two tabs racing, one wins.
                     guard case .valid = try Invitation.find(token: token, at: context.now, db) else { return nil }
                     invitation.usedAt = context.now
@@ -211,7 +211,7 @@ enum AccountsRoutes {
                     return try accountPage(context, form: form, status: .unprocessableContent)
                 }
                 let hash = app.passwords.hash(password)
-                try app.database.write { db in
+                try context.database.write { db in
                     user.passwordHash = hash
                     user.updatedAt = context.now
                     try user.update(db, columns: ["passwordHash", "updatedAt"])
@@ -277,7 +277,7 @@ enum AccountsRoutes {
                                           status: .unprocessableContent)
                 }
                 app.loginThrottle.recordSuccess(username: username, address: address)
-                try app.database.write { db in
+                try context.database.write { db in
                     try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [signedIn.session.id])
                 }
                 return .redirect(to: signedIn.user.role.homePath)

@@ -24,6 +24,8 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
 
     enum Action: String, CaseIterable, Sendable {
         case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+        /// A 403, or a 404 on a record, for a request (see `App.recordingRefusal`).
+        case refused
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

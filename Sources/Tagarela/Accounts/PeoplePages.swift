@@ -49,6 +49,8 @@ struct PatientPage: Sendable {
     let tutors: [Tutor]
     let isClinician: Bool
     let isNutritionist: Bool
+    /// Tutors see the boards too; a clinician needs the speech specialty.
+    let showsSpeech: Bool
     let maySupervise: Bool
     let form: FormState
 
@@ -67,6 +69,7 @@ struct PatientPage: Sendable {
         startedOn = patient.startedOn.flatMap { ISODate.date($0, timeZone: zone) }.map(context.format.longDate)
         isClinician = actor.role == .clinician
         isNutritionist = isClinician && actor.specialties.contains(.nutrition)
+        showsSpeech = !isClinician || actor.specialties.contains(.speech)
         contact = isClinician ? patient.contact : ""
         notes = isClinician ? patient.notes : ""
         username = user.username
