@@ -33,3 +33,14 @@ extension Response {
         return response
     }
 }
+
+extension Response {
+    /// This response with `transform` applied to what it finally is: at once, or, for a deferred
+    /// response, when its work has produced the real one (itself perhaps deferred again).
+    public func whenFinished(_ transform: @escaping @Sendable (Response) -> Response) -> Response {
+        guard let deferred else { return transform(self) }
+        var placeholder = self
+        placeholder.deferred = Deferred(pool: deferred.pool) { deferred.work().whenFinished(transform) }
+        return placeholder
+    }
+}

@@ -8,7 +8,7 @@ struct TagarelaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagarela",
         abstract: "Tagarela: AAC boards, eduCAT games, nutrition and body composition for clinics and families.",
-        subcommands: [Serve.self, Migrate.self, Backup.self, SeedDemo.self, UserCommand.self, EduCATAudioCommand.self])
+        subcommands: [Serve.self, Migrate.self, Backup.self, Restore.self, SeedDemo.self, UserCommand.self, EduCATAudioCommand.self])
 }
 
 /// Where the data and the templates are; shared by every subcommand.
@@ -45,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         var configuration = locations.appConfiguration
         configuration.port = port
         configuration.threads = threads
+        try Restoring.refuseIfInProgress(configuration)
         let app = try await App.make(configuration, logger: logger)
         let server = app.makeServer()
         try server.start()
@@ -63,6 +64,7 @@ struct Migrate: AsyncParsableCommand {
     @OptionGroup var locations: Locations
 
     func run() async throws {
+        try Restoring.refuseIfInProgress(locations.appConfiguration)
         let migrated = try AppDatabase.migrate(locations.appConfiguration)
         print(migrated.isEmpty ? "The database is up to date." : "Applied: \(migrated.joined(separator: ", "))")
     }

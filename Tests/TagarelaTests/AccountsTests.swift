@@ -57,11 +57,11 @@ import Testing
         let throttle = LoginThrottle(), now = Date()
         // Twenty attempts arrive at once: none has been verified yet, and only five get through.
         let admitted = (1...20).filter { index in
-            throttle.admit(username: "ana", address: "10.0.0.\(index)", now: now) == 0
+            throttle.admit(username: "ana", address: "10.0.0.\(index)", now: now).wait == 0
         }
         #expect(admitted.count == 5)
         throttle.recordSuccess(username: "ana", address: "10.0.0.1")
-        #expect(throttle.admit(username: "ana", address: "10.0.0.1", now: now) == 0, "a success clears the count")
+        #expect(throttle.admit(username: "ana", address: "10.0.0.1", now: now).wait == 0, "a success clears the count")
     }
 
     @Test func missingOrWrongCSRFTokenIs403AndChangesNothing() async throws {

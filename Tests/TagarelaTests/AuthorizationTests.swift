@@ -48,6 +48,7 @@ import Testing
     static let pages: [(path: String, allowed: [String: Int], others: Int)] = [
         ("/admin", ["admin": 200], 403),
         ("/admin/audit", ["admin": 200], 403),
+        ("/admin/accounts", ["admin": 200], 403),
         ("/admin/staff/new", ["admin": 200], 403),
         ("/clinician", ["ana": 200, "nadia": 200], 403),
         ("/patients/new", ["ana": 200, "nadia": 200], 403),
@@ -102,6 +103,8 @@ import Testing
         ("dani", "/patients/{Fernanda Dias}/patient-mode", [], 403),
         ("elisa", "/patients/{Elisa Martins}/patient-mode", [], 403),
         ("nadia", "/people/{beatriz}/invitation", [], 404),
+        ("nadia", "/admin/accounts/{beatriz}/password-reset", [], 403),
+        ("bruno", "/link-requests", [("askUsername", "elisa")], 403),
         ("admin", "/people/{bruno}/invitation", [], 404),
         ("nadia", "/people/{ana}/invitation", [], 404),
         ("bruno", "/people/{bruno}/invitation", [], 403),
@@ -129,13 +132,18 @@ import Testing
 
     @Test func linkedStaffMayDoWhatTheirRoleAllows() async throws {
         let world = try await World()
-        let ana = world.browsers["ana"]!
+        let ana = world.browsers["ana"]!, bruno = world.browsers["bruno"]!
+        // Linking an existing tutor asks him; his acceptance opens the record (ConsentTests has the rest).
         #expect(try ana.post(world.path("/patients/{Davi Alves}/tutors"), [("tutorUsername", "bruno")]).status == 303)
+        #expect(try bruno.get(world.path("/patients/{Davi Alves}")).status == 404, "asking opens nothing")
+        let request = try #require(try bruno.get("/tutor").text.firstMatch(of: /\/link-requests\/(\d+)\/accept/)?.1)
+        #expect(try bruno.post("/link-requests/\(request)/accept").status == 303)
         #expect(try world.browsers["bruno"]!.get(world.path("/patients/{Davi Alves}")).status == 200, "the link opens the record")
         #expect(try ana.post(world.path("/patients/{Davi Alves}/tutors/{bruno}/unlink")).status == 303)
         #expect(try world.browsers["bruno"]!.get(world.path("/patients/{Davi Alves}")).status == 404, "and unlinking closes it")
-        #expect(try world.browsers["nadia"]!.post(world.path("/people/{Elisa Martins}/invitation")).status == 200)
-        #expect(try world.browsers["admin"]!.post(world.path("/people/{ana}/invitation")).status == 200)
+        // Invitations only for accounts that never had a password; a set one is an admin's reset.
+        #expect(try world.browsers["nadia"]!.post(world.path("/people/{Elisa Martins}/invitation")).status == 404)
+        #expect(try world.browsers["admin"]!.post(world.path("/admin/accounts/{ana}/password-reset")).status == 200)
     }
 
     // MARK: Specialties

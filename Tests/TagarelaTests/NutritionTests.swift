@@ -24,7 +24,9 @@ import Testing
         #expect(form.status == 200)
         let first = try #require(try lines(test, current.id!).first)
         #expect(form.text.contains(#"name="q_\#(first.id!)" value="1""#), "prefilled with the prescription")
-        let answered = try elisa.post("/meals/\(current.id!)/answer", [("followed", "1"), ("q_\(first.id!)", "1,5"), ("hunger", "3")])
+        #expect(form.text.contains(#"name="version" value="1""#), "the answer names the prescription shown")
+        let answered = try elisa.post("/meals/\(current.id!)/answer", [("followed", "1"), ("q_\(first.id!)", "1,5"), ("hunger", "3"),
+                                                                       ("version", "1")])
         #expect(answered.status == 303)
         let meal = try test.read { try Meal.fetchOne($0, key: current.id) }
         #expect(meal?.status == "fulfilled")
@@ -52,8 +54,9 @@ import Testing
         let test = try await TestApp()
         let elisa = try test.browser(loggedInAs: "elisa")
         let current = try #require(try queue(test, try test.id(of: "elisa")).first)
-        #expect(try elisa.post("/meals/\(current.id!)/answer", [("followed", "0"), ("reason", "Sem fome"), ("instead", "Nada")]).status == 303)
-        let again = try elisa.post("/meals/\(current.id!)/answer", [("followed", "1")])
+        #expect(try elisa.post("/meals/\(current.id!)/answer", [("followed", "0"), ("reason", "Sem fome"), ("instead", "Nada"),
+                                                                ("version", "1")]).status == 303)
+        let again = try elisa.post("/meals/\(current.id!)/answer", [("followed", "1"), ("version", "1")])
         #expect(again.status == 303)
         #expect(try elisa.get("/meals").text.contains("já tinha sido respondida"))
         let meal = try test.read { try Meal.fetchOne($0, key: current.id) }
@@ -65,7 +68,8 @@ import Testing
         let test = try await TestApp()
         let elisa = try test.browser(loggedInAs: "elisa")
         let current = try #require(try queue(test, try test.id(of: "elisa")).first)
-        let refused = try elisa.post("/meals/\(current.id!)/answer", [("followed", "0"), ("reason", ""), ("instead", "Pizza de calabresa")])
+        let refused = try elisa.post("/meals/\(current.id!)/answer", [("followed", "0"), ("reason", ""), ("instead", "Pizza de calabresa"),
+                                                                      ("version", "1")])
         #expect(refused.status == 422)
         #expect(refused.text.contains("Conte por que não seguiu a refeição."))
         #expect(refused.text.contains("Pizza de calabresa"))

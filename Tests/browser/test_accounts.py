@@ -135,3 +135,41 @@ def test_a_grandmother_accepts_her_invitation_and_sees_the_child(demo_server, pa
     submit(page)
     assert path_of(page) == "/tutor"
     assert "Carla Costa" in page.find_element(By.TAG_NAME, "main").text
+
+
+def test_a_tutor_accepts_a_link_request_on_her_own_page(demo_server, page):
+    log_in(page, demo_server, "nadia")
+    page.get(demo_server.url + "/patients/7")
+    page.find_element(By.ID, "askTutorUsername").send_keys("beatriz")
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form:has(#askTutorUsername) button[type=submit]"))
+    assert "o dono foi consultado" in page.find_element(By.CSS_SELECTOR, ".flash").text
+    assert "Beatriz Alves" not in page.find_element(By.TAG_NAME, "main").text
+    assert serious_accessibility_violations(page) == []
+
+    page.delete_all_cookies()
+    log_in(page, demo_server, "beatriz")
+    section = page.find_element(By.CSS_SELECTOR, ".link-requests")
+    assert "Nádia Lima" in section.text and "Carla Costa" in section.text
+    assert serious_accessibility_violations(page) == []
+    click_and_wait(page, section.find_element(By.CSS_SELECTOR, "form[action$='/accept'] button"))
+    assert path_of(page) == "/tutor"
+    assert page.find_elements(By.CSS_SELECTOR, ".link-requests") == []
+    assert "Carla Costa" in page.find_element(By.TAG_NAME, "main").text
+
+
+def test_the_admin_resets_a_forgotten_password(demo_server, page):
+    log_in(page, demo_server, "admin")
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Contas e senhas"))
+    page.find_element(By.ID, "q").send_keys("bruno")
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form[role=search] button"))
+    assert serious_accessibility_violations(page) == []
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form[action$='/password-reset'] button"))
+    link = page.find_element(By.ID, "invitation-link").get_attribute("value")
+    assert "/invitations/" in link
+
+    page.delete_all_cookies()
+    page.get(link)
+    page.find_element(By.ID, "password").send_keys("o bruno lembrou agora")
+    page.find_element(By.ID, "confirmation").send_keys("o bruno lembrou agora")
+    submit(page)
+    assert path_of(page) == "/tutor"

@@ -70,3 +70,39 @@ def test_a_full_seven_site_evaluation_on_a_phone(demo_server, page):
         assert "Peso" in rows and "Gordura" in rows
     finally:
         page.set_window_size(768, 1024)
+
+
+def evaluation_rows(page):
+    return page.find_elements(By.CSS_SELECTOR, "#main table.table tbody tr")
+
+
+def test_a_double_tap_saves_once_then_the_trainer_corrects_and_deletes_it(demo_server, page):
+    log_in(page, demo_server, "dani")
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Gustavo Pereira"))
+    client_path = path_of(page)
+    before = len(evaluation_rows(page))
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Nova avaliação"))
+    page.find_element(By.ID, "weight").send_keys("85,4")
+    page.find_element(By.ID, "height").send_keys("178")
+    for name, value in SEVEN_SITES.items():
+        page.find_element(By.NAME, name).send_keys(value)
+    # Two submits of the same form, as a double tap on a slow phone sends them.
+    page.execute_script("const f = document.getElementById('evaluation-form'); f.requestSubmit(); f.requestSubmit();")
+    WebDriverWait(page, 10).until(lambda p: "/evaluations/" in path_of(p) and "/new" not in path_of(p))
+    page.get(demo_server.url + client_path)
+    assert len(evaluation_rows(page)) == before + 1
+
+    click_and_wait(page, evaluation_rows(page)[0].find_element(By.TAG_NAME, "a"))
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Corrigir"))
+    weight = page.find_element(By.ID, "weight")
+    weight.clear()
+    weight.send_keys("58,4")
+    submit(page)
+    assert "Avaliação corrigida" in page.find_element(By.CSS_SELECTOR, ".flash").text
+    assert "58,4 kg" in page.find_element(By.TAG_NAME, "main").text
+
+    click_and_wait(page, page.find_element(By.LINK_TEXT, "Excluir"))
+    assert "sai do histórico" in page.find_element(By.CSS_SELECTOR, ".flash-error").text
+    submit(page)
+    assert page.find_element(By.CSS_SELECTOR, ".flash").text == "Avaliação excluída."
+    assert len(evaluation_rows(page)) == before

@@ -137,15 +137,16 @@ def test_a_killed_server_keeps_every_acknowledged_write(data_dir):
 
     def checker_in():
         client = Client(server).log_in("elisa")
-        pending = [row[0] for row in query(data_dir, "SELECT id FROM meal WHERE patientId = ? AND status = 'pending' "
-                                                     "ORDER BY date, time, id", (elisa,))]
-        for meal in pending:
+        pending = query(data_dir, "SELECT id, version FROM meal WHERE patientId = ? AND status = 'pending' "
+                                  "ORDER BY date, time, id", (elisa,))
+        for meal, version in pending:
             if stop.is_set():
                 return
             reason = f"kill test {meal}"
             try:
                 status, _, headers = client.post(f"/meals/{meal}/answer",
-                                                 [("followed", "0"), ("reason", reason), ("instead", "pão")], timeout=5)
+                                                 [("followed", "0"), ("reason", reason), ("instead", "pão"),
+                                                  ("version", str(version))], timeout=5)
             except OSError:
                 return
             if status == 303 and headers["Location"] == "/meals":

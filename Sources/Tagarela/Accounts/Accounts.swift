@@ -37,7 +37,8 @@ public enum Accounts {
                             createdBy: Int64?, audit: AuditContext, _ db: Database) throws -> (user: User, invitationToken: String?) {
         var user = User(username: username, displayName: name, role: role,
                         specialties: role == .clinician ? User.specialtiesText(specialties) : "",
-                        passwordHash: passwordHash, createdBy: createdBy, createdAt: audit.now, updatedAt: audit.now)
+                        passwordHash: passwordHash, createdBy: createdBy, createdAt: audit.now, updatedAt: audit.now,
+                        passwordSetAt: passwordHash == nil ? nil : audit.now)
         try user.insert(db)
         try audit.record(.create, "user", user.id, "\(name) (\(role.rawValue))", db)
         guard passwordHash == nil else { return (user, nil) }

@@ -40,7 +40,8 @@ enum AccountsRoutes {
         let address = context.clientAddress
         let typed = form
 
-        let wait = context.app.loginThrottle.admit(username: username, address: address, now: context.now)
+        let admission = context.app.loginThrottle.admit(username: username, address: address, now: context.now)
+        let wait = admission.wait
         if wait > 0 {
             form.fail("username", context.t("login_throttled", ["minutes": "\(Int((wait / 60).rounded(.up)))"]))
             var page = context.render("accounts/login", title: "login_title", LoginPage(form: form), status: .tooManyRequests)
@@ -55,6 +56,9 @@ enum AccountsRoutes {
                 let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
                 let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
                 guard verified, var user = usable else {
+                    try context.database.write { db in
+                        try recordFailedLogin(username: username, account: found?.id, admission: admission, context, db)
+                    }
                     form.fail("username", context.t["login_failed"])
                     return context.render("accounts/login", title: "login_title", LoginPage(form: form),
                                           status: .unprocessableContent)
@@ -77,6 +81,17 @@ enum AccountsRoutes {
                 return response
             }, context)
         }
+    }
+
+    /// A wrong password (or an unknown name) in the audit log, and the lockout it starts if it is the
+    /// failure that crosses a limit. The typed name is kept short: it is whatever a stranger sent.
+    static func recordFailedLogin(username: String, account: Int64?, admission: LoginThrottle.Admission,
+                                  _ context: RequestContext, _ db: Database) throws {
+        let audit = AuditContext(actorId: nil, actorName: "—", clientAddress: context.clientAddress, now: context.now)
+        let typed = String(username.prefix(64))
+        try audit.record(.loginFailed, "user", account, typed, db)
+        if admission.locksAccount { try audit.record(.lockout, "user", account, "account: \(typed)", db) }
+        if admission.locksAddress { try audit.record(.lockout, "address", nil, "address: \(context.clientAddress)", db) }
     }
 
     @Sendable static func logOut(_ context: RequestContext) throws -> Response {
@@ -128,7 +143,8 @@ enum AccountsRoutes {
                     try invitation.update(db, columns: ["usedAt"])
                     user.passwordHash = hash
                     user.updatedAt = context.now
-                    try user.update(db, columns: ["passwordHash", "updatedAt"])
+                    user.passwordSetAt = context.now
+                    try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt"])
                     try SessionStore.endAll(for: user.id!, db)
                     try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress,
                                      now: context.now).record(.setPassword, "user", user.id, "invitation", db)
@@ -214,7 +230,8 @@ enum AccountsRoutes {
                 try context.database.write { db in
                     user.passwordHash = hash
                     user.updatedAt = context.now
-                    try user.update(db, columns: ["passwordHash", "updatedAt"])
+                    user.passwordSetAt = context.now
+                    try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt"])
                     // Other devices must log in again with the new password; this one stays.
                     try Session.filter(Session.Columns.userId == user.id && Column("id") != sessionId).deleteAll(db)
                     try context.audit.record(.setPassword, "user", user.id, "account", db)
@@ -245,6 +262,7 @@ enum AccountsRoutes {
             _ = try PatientScope.find(patientId, visibleTo: actor, db)
             guard try PatientScope.maySupervise(actor, patientId: patientId, db) else { throw AppError.forbidden }
             try db.execute(sql: "UPDATE session SET patientModeFor = ? WHERE id = ?", arguments: [patientId, session.id])
+            try context.audit.record(.patientModeOpen, "patient", patientId, "", db)
             // Opened from a plan: straight to that board, on the child's side.
             if let planId, try Plan.filter(key: planId).filter(Column("patientId") == patientId).fetchCount(db) == 1 {
                 return "/play/\(planId)"
@@ -259,26 +277,34 @@ enum AccountsRoutes {
                        PatientModeExitPage(adultName: context.signedIn?.user.displayName ?? "", form: FormState()))
     }
 
-    /// Only the adult's own password ends patient mode; the child needs to remember nothing.
+    /// Only the adult's own password ends patient mode; the child needs to remember nothing. Wrong
+    /// tries are limited per session (this tablet), never counted against the adult's logins.
     @Sendable static func exitPatientMode(_ context: RequestContext) throws -> Response {
-        guard let signedIn = context.signedIn else { throw AppError.forbidden }
+        guard let signedIn = context.signedIn, let sessionId = signedIn.session.id else { throw AppError.forbidden }
         let password = context.request.form["password"] ?? ""
         let app = context.app
-        let address = context.clientAddress
-        let username = signedIn.user.username ?? ""
-        let wait = app.loginThrottle.admit(username: username, address: address, now: context.now)
+        let admission = app.loginThrottle.admitPatientModeExit(session: sessionId, now: context.now)
+        let patientId = signedIn.session.patientModeFor
         return .deferred(on: app.hashingPool) {
             app.run({ context in
-                guard wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
+                guard admission.wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
+                    if admission.wait == 0, admission.locksAccount {
+                        try context.database.write { db in
+                            try context.audit.record(.lockout, "session", patientId, "patient mode exit", db)
+                        }
+                    }
                     var form = FormState()
-                    form.fail("password", context.t[wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
-                    return context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
-                                          PatientModeExitPage(adultName: signedIn.user.displayName, form: form),
-                                          status: .unprocessableContent)
+                    form.fail("password", context.t[admission.wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
+                    var page = context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
+                                              PatientModeExitPage(adultName: signedIn.user.displayName, form: form),
+                                              status: admission.wait > 0 ? .tooManyRequests : .unprocessableContent)
+                    if admission.wait > 0 { page.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))" }
+                    return page
                 }
-                app.loginThrottle.recordSuccess(username: username, address: address)
+                app.loginThrottle.recordPatientModeExitSuccess(session: sessionId)
                 try context.database.write { db in
-                    try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [signedIn.session.id])
+                    try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [sessionId])
+                    try context.audit.record(.patientModeExit, "patient", patientId, "", db)
                 }
                 return .redirect(to: signedIn.user.role.homePath)
             }, context)

@@ -71,3 +71,29 @@ enum AccountsSchema {
         try db.create(index: "auditEntry_entity", on: "auditEntry", columns: ["entity", "entityId"])
     }
 }
+
+extension AccountsSchema {
+    /// Consent for links to existing accounts, and when a password was last set (an account whose
+    /// password was ever set is never invited again: only an admin's reset gives it a new link).
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    static func v2Consent(_ db: Database) throws {
+        try db.create(table: "linkRequest") { t in
+            t.autoIncrementedPrimaryKey("id")
+            // tutor: `accountId` (a tutor) becomes a tutor of the patient;
+            // clinician: the requester becomes a clinician of the patient, whose own account is `accountId`.
+            t.column("kind", .text).notNull().check(sql: "kind IN ('tutor', 'clinician')")
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("accountId", .integer).notNull().indexed().references("user", onDelete: .cascade)
+            t.column("requestedBy", .integer).notNull().references("user", onDelete: .cascade)
+            t.column("createdAt", .datetime).notNull()
+            t.column("decidedAt", .datetime)
+            t.column("decision", .text).check(sql: "decision IN ('accepted', 'declined')")
+            t.check(sql: "(decidedAt IS NULL) = (decision IS NULL)")
+        }
+        // One open request per person asked, patient and asker: asking twice asks once.
+        try db.create(index: "linkRequest_open", on: "linkRequest", columns: ["kind", "patientId", "accountId", "requestedBy"],
+                      unique: true, condition: Column("decidedAt") == nil)
+        try db.alter(table: "user") { t in t.add(column: "passwordSetAt", .datetime) }
+        try db.execute(sql: "UPDATE user SET passwordSetAt = updatedAt WHERE passwordHash IS NOT NULL")
+    }
+}

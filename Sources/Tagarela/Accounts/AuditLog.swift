@@ -24,6 +24,12 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
 
     enum Action: String, CaseIterable, Sendable {
         case create, update, delete, link, unlink, invite, activate, deactivate, setPassword = "set_password", login, logout
+        // Consent, throttling and patient mode (issue 14).
+        case loginFailed = "login_failed", lockout, patientModeOpen = "patient_mode_open", patientModeExit = "patient_mode_exit"
+        case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
+             linkDecline = "link_decline"
+        /// Health data leaving Tagarela: a CSV, an OBZ/OBL file, a printed report or plan.
+        case export
         /// A 403, or a 404 on a record, for a request (see `App.recordingRefusal`).
         case refused
     }

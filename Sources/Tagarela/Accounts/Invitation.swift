@@ -5,6 +5,8 @@ import GRDB
 struct Invitation: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "invitation"
     static let lifetime: TimeInterval = 7 * 24 * 60 * 60
+    /// An admin's reset link opens a live account: it lasts a day.
+    static let resetLifetime: TimeInterval = 24 * 60 * 60
 
     var id: Int64?
     var tokenHash: String
@@ -25,7 +27,8 @@ struct Invitation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
 
     /// Creates an invitation for `userId`; earlier unused ones for the same person stop working.
     /// Returns the token, which only the link carries.
-    static func issue(for userId: Int64, by creator: Int64?, at now: Date, _ db: Database) throws -> String {
+    static func issue(for userId: Int64, by creator: Int64?, at now: Date, lifetime: TimeInterval = lifetime,
+                      _ db: Database) throws -> String {
         try Invitation.filter(Columns.userId == userId && Columns.usedAt == nil).updateAll(db, Columns.usedAt.set(to: now))
         let token = Token.make()
         var invitation = Invitation(tokenHash: Token.hash(token), userId: userId, createdBy: creator,
@@ -40,7 +43,8 @@ struct Invitation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
         guard let invitation = try Invitation.filter(Columns.tokenHash == Token.hash(token)).fetchOne(db),
               let user = try User.fetchOne(db, key: invitation.userId), user.isActive
         else { return .unknown }
-        if invitation.usedAt != nil { return .used }
+        // A password chosen since the link was made (another link, the account page) ends it too.
+        if invitation.usedAt != nil || user.passwordSetAt.map({ $0 > invitation.createdAt }) == true { return .used }
         if now >= invitation.expiresAt { return .expired }
         return .valid(invitation, user)
     }

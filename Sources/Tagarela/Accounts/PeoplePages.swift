@@ -30,6 +30,8 @@ struct PatientPage: Sendable {
         let name: String
         let username: String
         let hasPassword: Bool
+        /// Never chose a password: the only case a clinician may send an invitation.
+        let mayInvite: Bool
     }
 
     let id: Int64
@@ -52,7 +54,16 @@ struct PatientPage: Sendable {
     /// Tutors see the boards too; a clinician needs the speech specialty.
     let showsSpeech: Bool
     let maySupervise: Bool
+    /// The patient's own login may still be invited (it has a username and never had a password).
+    let mayInvite: Bool
+    /// The form being shown back is the new-tutor form rather than the request for an existing one.
+    let creates: Bool
     let form: FormState
+
+    /// Whether a tutor form creates a new tutor (a name given, or the new-tutor form) or asks an existing one.
+    static func createsTutor(_ form: FormState) -> Bool {
+        form["intent"] == "create" || (form["intent"] != "ask" && !form["tutorName"].trimmingCharacters(in: .whitespaces).isEmpty)
+    }
 
     init(patient: Patient, user: User, tutors: [User], actor: Actor, form: FormState, context: RequestContext) {
         let t = context.t
@@ -74,8 +85,13 @@ struct PatientPage: Sendable {
         notes = isClinician ? patient.notes : ""
         username = user.username
         hasPassword = user.passwordHash != nil
-        self.tutors = tutors.map { Tutor(id: $0.id!, name: $0.displayName, username: $0.username ?? "", hasPassword: $0.passwordHash != nil) }
+        self.tutors = tutors.map {
+            Tutor(id: $0.id!, name: $0.displayName, username: $0.username ?? "", hasPassword: $0.passwordHash != nil,
+                  mayInvite: $0.username != nil && $0.neverSetPassword)
+        }
         maySupervise = actor.role == .tutor || actor.role == .clinician
+        mayInvite = isClinician && user.username != nil && user.neverSetPassword
+        creates = Self.createsTutor(form)
         self.form = form
     }
 }
@@ -108,6 +124,8 @@ struct InvitationCreatedPage: Sendable {
     let link: String
     let expires: String
     let backPath: String
+    /// An admin's password reset rather than a first invitation.
+    var isReset = false
 }
 
 enum Initials {

@@ -17,6 +17,9 @@ enum PeopleRoutes {
         router.post("/patients/:id/tutors", .signedIn([.clinician]), addTutor)
         router.post("/patients/:id/tutors/:tutor/unlink", .signedIn([.clinician]), unlinkTutor)
         router.post("/people/:id/invitation", .signedIn([.clinician, .admin]), invite)
+        router.post("/link-requests", .signedIn([.clinician]), askPatient)
+        router.post("/link-requests/:id/accept", .signedIn([.tutor, .patient]), acceptLink)
+        router.post("/link-requests/:id/decline", .signedIn([.tutor, .patient]), declineLink)
         router.get("/clients/new", .signedIn([.trainer]), newClient)
         router.post("/clients", .signedIn([.trainer]), createClient)
         router.get("/clients/:id/edit", .signedIn([.trainer]), editClient)
@@ -120,46 +123,96 @@ enum PeopleRoutes {
         }
     }
 
-    /// Links a tutor to the patient: an existing one by username, or a new one, who then gets an invitation.
+    /// Adds a tutor to the patient. A new tutor (a name given, or the "create" form) is created, linked
+    /// and invited at once. An existing account is only asked (`LinkRequests`): the answer is the same
+    /// redirect whether the username exists, is already linked, or is not a tutor.
     @Sendable static func addTutor(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        var form = FormState(context.request.form, fields: ["tutorName", "tutorUsername"])
-        let outcome = try context.database.write { db -> (tutor: User, token: String?)? in
+        var form = FormState(context.request.form, fields: ["tutorName", "tutorUsername", "intent"])
+        let username = form["tutorUsername"].trimmingCharacters(in: .whitespaces)
+        let name = form["tutorName"].trimmingCharacters(in: .whitespaces)
+        let creates = PatientPage.createsTutor(form)
+        if !Usernames.isValid(username) { form.fail("tutorUsername", context.t["error_username_invalid"]) }
+        if creates, name.isEmpty { form.fail("tutorName", context.t["error_name_required"]) }
+        enum Outcome: Sendable { case asked, created(User, String), refused(PatientPage) }
+        let outcome = try context.database.write { db -> Outcome in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            let username = form["tutorUsername"].trimmingCharacters(in: .whitespaces)
-            let name = form["tutorName"].trimmingCharacters(in: .whitespaces)
-            guard Usernames.isValid(username) else { form.fail("tutorUsername", context.t["error_username_invalid"]); return nil }
-            if let existing = try User.named(username, db) {
-                guard existing.role == .tutor, existing.isActive else {
-                    form.fail("tutorUsername", context.t["error_username_taken"]); return nil
+            if !form.hasErrors, !creates {
+                try LinkRequests.ask(.tutor, username: username, patientId: patient.userId, by: actor, audit: context.audit, db)
+                return .asked
+            }
+            if !form.hasErrors {
+                if try People.isUsernameFree(username, db) {
+                    let (tutor, token) = try createTutor(name: name, username: username, for: patient.userId, by: actor,
+                                                         audit: context.audit, db)
+                    return .created(tutor, token)
                 }
-                try CareLink.tutor.link(existing.id!, patient.userId, at: context.now, db)
-                try context.audit.record(.link, "tutorPatient", patient.userId, "\(existing.displayName) → \(patient.userId)", db)
-                return (existing, nil)
+                form.fail("tutorUsername", context.t["error_username_taken"])
             }
-            guard !name.isEmpty else { form.fail("tutorName", context.t["error_name_required"]); return nil }
-            var tutor = User(username: username, displayName: name, role: .tutor, createdBy: actor.userId,
-                             createdAt: context.now, updatedAt: context.now)
-            try tutor.insert(db)
-            try CareLink.tutor.link(tutor.id!, patient.userId, at: context.now, db)
-            try context.audit.record(.create, "user", tutor.id, "\(name) (tutor)", db)
-            try context.audit.record(.link, "tutorPatient", patient.userId, "\(name) → \(patient.userId)", db)
-            let token = try Invitation.issue(for: tutor.id!, by: actor.userId, at: context.now, db)
-            try context.audit.record(.invite, "user", tutor.id, name, db)
-            return (tutor, token)
+            return .refused(PatientPage(patient: patient, user: try User.fetchOne(db, key: patient.userId)!,
+                                        tutors: try People.tutors(of: patient.userId, db), actor: actor, form: form,
+                                        context: context))
         }
-        guard let outcome else {
-            let page = try context.database.read { db in
-                let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-                return PatientPage(patient: patient, user: try User.fetchOne(db, key: patient.userId)!,
-                                   tutors: try People.tutors(of: patient.userId, db), actor: actor, form: form, context: context)
-            }
-            return context.render("people/patient", title: "patient_title", page, status: .unprocessableContent)
+        let back = "/patients/\(context.id("id") ?? 0)"
+        switch outcome {
+        case .asked: return context.redirect(to: back, flash: "consent_tutor_asked")
+        case .created(let tutor, let token): return invitationCreated(for: tutor, token: token, backPath: back, context)
+        case .refused(let page): return context.render("people/patient", title: "patient_title", page, status: .unprocessableContent)
         }
-        guard let token = outcome.token else {
-            return context.redirect(to: "/patients/\(context.id("id")!)", flash: "tutor_linked")
+    }
+
+    /// A new tutor, linked to the patient, with an invitation to choose a password.
+    static func createTutor(name: String, username: String, for patientId: Int64, by actor: Actor, audit: AuditContext,
+                            _ db: Database) throws -> (User, String) {
+        var tutor = User(username: username, displayName: name, role: .tutor, createdBy: actor.userId,
+                         createdAt: audit.now, updatedAt: audit.now)
+        try tutor.insert(db)
+        try CareLink.tutor.link(tutor.id!, patientId, at: audit.now, db)
+        try audit.record(.create, "user", tutor.id, "\(name) (tutor)", db)
+        try audit.record(.link, "tutorPatient", patientId, "\(name) → \(patientId)", db)
+        let token = try Invitation.issue(for: tutor.id!, by: actor.userId, at: audit.now, db)
+        try audit.record(.invite, "user", tutor.id, name, db)
+        return (tutor, token)
+    }
+
+    /// A clinician asks a patient who already has a login to be followed by them. Answered like
+    /// `addTutor`'s request: the same whatever the username is.
+    @Sendable static func askPatient(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        var form = FormState(context.request.form, fields: ["askUsername"])
+        let username = form["askUsername"].trimmingCharacters(in: .whitespaces)
+        guard Usernames.isValid(username) else {
+            form.fail("askUsername", context.t["error_username_invalid"])
+            let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+            form.values["startedOn"] = today
+            return context.render("people/patient-form", title: "patient_new_title",
+                                  PersonFormPage(action: "/patients", form: form, isNew: true,
+                                                 cancelPath: Role.clinician.homePath, context.t),
+                                  status: .unprocessableContent)
         }
-        return invitationCreated(for: outcome.tutor, token: token, backPath: "/patients/\(context.id("id")!)", context)
+        try context.database.write { db in
+            try LinkRequests.ask(.clinician, username: username, patientId: nil, by: actor, audit: context.audit, db)
+        }
+        return context.redirect(to: Role.clinician.homePath, flash: "consent_patient_asked")
+    }
+
+    /// The owner of the account answers a link request from their home page (never from patient mode:
+    /// a child holding a tutor's tablet decides nothing).
+    @Sendable static func acceptLink(_ context: RequestContext) throws -> Response { try decideLink(context, accept: true) }
+    @Sendable static func declineLink(_ context: RequestContext) throws -> Response { try decideLink(context, accept: false) }
+
+    static func decideLink(_ context: RequestContext, accept: Bool) throws -> Response {
+        let actor = try context.requireActor()
+        guard !actor.isPatientMode else { throw AppError.forbidden }
+        let outcome = try context.database.write { db in
+            try LinkRequests.decide(context.id("id"), accept: accept, by: actor, audit: context.audit, db)
+        }
+        let flash = switch outcome {
+        case .accepted: "consent_accepted"
+        case .declined: "consent_declined"
+        case .alreadyDecided: "consent_already_answered"
+        }
+        return context.redirect(to: actor.role.homePath, flash: flash)
     }
 
     @Sendable static func unlinkTutor(_ context: RequestContext) throws -> Response {
@@ -175,13 +228,14 @@ enum PeopleRoutes {
         return context.redirect(to: "/patients/\(context.id("id")!)", flash: "tutor_unlinked")
     }
 
-    /// A new one-time link for someone to set their password. Clinicians invite their patients'
-    /// tutors and their adult patients; admins invite staff.
+    /// A one-time link for someone to choose their first password. Only for an account that never set
+    /// one (`User.neverSetPassword`), and only by a clinician linked to it or an admin: anything else is
+    /// answered as missing, so the refusal tells nothing. A forgotten password is an admin's reset.
     @Sendable static func invite(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let (user, token) = try context.database.write { db -> (User, String) in
-            guard let user = try User.fetchOne(db, key: context.id("id")), user.isActive,
-                  try mayInvite(actor, user, db)
+            guard let user = try User.fetchOne(db, key: context.id("id")), user.isActive, user.username != nil,
+                  user.neverSetPassword, try mayInvite(actor, user, db)
             else { throw AppError.notFound }
             let token = try Invitation.issue(for: user.id!, by: actor.userId, at: context.now, db)
             try context.audit.record(.invite, "user", user.id, user.displayName, db)
@@ -191,15 +245,14 @@ enum PeopleRoutes {
         return invitationCreated(for: user, token: token, backPath: back, context)
     }
 
+    /// Whether `actor` may invite `user` (who never set a password): an admin anyone; a clinician
+    /// their own patients and the tutors linked to their patients or created by them.
     static func mayInvite(_ actor: Actor, _ user: User, _ db: Database) throws -> Bool {
         switch actor.role {
         case .admin:
-            return user.role.isStaff
+            return true
         case .clinician:
-            if user.role == .patient {
-                guard user.username != nil else { return false }
-                return try CareLink.clinician.exists(actor.userId, user.id!, db)
-            }
+            if user.role == .patient { return try CareLink.clinician.exists(actor.userId, user.id!, db) }
             guard user.role == .tutor else { return false }
             let linked = try Bool.fetchOne(db, sql: """
                 SELECT EXISTS (SELECT 1 FROM tutorPatient tp JOIN clinicianPatient cp ON cp.patientId = tp.patientId
@@ -211,15 +264,17 @@ enum PeopleRoutes {
         }
     }
 
-    static func invitationCreated(for user: User, token: String, backPath: String, _ context: RequestContext) -> Response {
+    static func invitationCreated(for user: User, token: String, backPath: String, isReset: Bool = false,
+                                  _ context: RequestContext) -> Response {
         let host = context.request.headers["Host"] ?? "localhost:\(context.app.configuration.port)"
         let scheme = context.app.configuration.secureCookies ? "https" : "http"
-        let expires = context.format.longDate(context.now.addingTimeInterval(Invitation.lifetime))
-        return context.render("people/invitation-created", title: "invitation_created_title",
+        let lifetime = isReset ? Invitation.resetLifetime : Invitation.lifetime
+        let expires = context.format.longDate(context.now.addingTimeInterval(lifetime))
+        return context.render("people/invitation-created", title: isReset ? "consent_reset_created_title" : "invitation_created_title",
                               InvitationCreatedPage(name: user.displayName, username: user.username ?? "",
                                                     link: "\(scheme)://\(host)\(Invitation.path(for: token))",
                                                     expires: context.t("invitation_expires", ["date": expires]),
-                                                    backPath: backPath))
+                                                    backPath: backPath, isReset: isReset))
     }
 
     // MARK: - Clients (trainers)
@@ -246,6 +301,7 @@ enum PeopleRoutes {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
         let interval = readInterval(&form, context.t)
+        EvaluationDates.checkBirthDate(&form, today: context.now, context.format, context.t)
         guard let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now), let interval else {
             return context.render("people/client-form", title: "client_new_title",
                                   PersonFormPage(action: "/clients", form: form, isNew: true, cancelPath: Role.trainer.homePath, context.t),
@@ -261,12 +317,10 @@ enum PeopleRoutes {
 
     @Sendable static func editClient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let (patient, user) = try context.database.read { db in
+        let (patient, user, interval) = try context.database.read { db in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            return (patient, try User.fetchOne(db, key: patient.userId)!)
-        }
-        let interval = try context.database.read {
-            try Evaluations.interval(trainerId: actor.userId, patientId: patient.userId, $0)
+            return (patient, try User.fetchOne(db, key: patient.userId)!,
+                    try Evaluations.interval(trainerId: actor.userId, patientId: patient.userId, db))
         }
         let form = FormState(values: ["displayName": user.displayName, "sex": patient.sex?.rawValue ?? "",
                                       "birthDate": patient.birthDate ?? "", "contact": patient.contact, "notes": patient.notes,
@@ -280,6 +334,7 @@ enum PeopleRoutes {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
         let interval = readInterval(&form, context.t)
+        EvaluationDates.checkBirthDate(&form, today: context.now, context.format, context.t)
         let fields = People.PatientFields.read(&form, context.t, context.format, today: context.now)
         let id = try context.database.write { db -> Int64? in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)

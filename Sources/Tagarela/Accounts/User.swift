@@ -31,6 +31,8 @@ struct User: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var createdBy: Int64?
     var createdAt: Date
     var updatedAt: Date
+    /// When the owner last chose a password (invitation, reset link, account page, command line).
+    var passwordSetAt: Date? = nil
 
     enum Columns {
         static let id = Column(CodingKeys.id)
@@ -48,6 +50,10 @@ struct User: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     static func specialtiesText(_ set: Set<Specialty>) -> String {
         Specialty.allCases.filter(set.contains).map(\.rawValue).joined(separator: " ")
     }
+
+    /// Only such an account may be sent an invitation: once a password was ever set, a new link
+    /// comes only from an admin's audited reset, so no clinician can choose a password for someone else.
+    var neverSetPassword: Bool { passwordHash == nil && passwordSetAt == nil }
 
     var appLocale: AppLocale? { locale.flatMap(AppLocale.init(rawValue:)) }
 

@@ -5,7 +5,7 @@ import HTTPServer
 /// The trainer's section: a client's history, the evaluation form, reports and comparisons.
 enum BodyCompositionRoutes {
     static let templates = ["bodycomp/client", "bodycomp/evaluation-form", "bodycomp/results", "bodycomp/report",
-                            "bodycomp/compare"]
+                            "bodycomp/compare", "bodycomp/delete"]
 
     static func add(to router: inout Router<Route>) {
         router.get("/clients/:id", .signedIn([.trainer]), showClient)
@@ -13,6 +13,10 @@ enum BodyCompositionRoutes {
         router.post("/clients/:id/evaluations/preview", .signedIn([.trainer]), previewEvaluation)
         router.post("/clients/:id/evaluations", .signedIn([.trainer]), createEvaluation)
         router.get("/clients/:id/evaluations/:evaluation", .signedIn([.trainer]), showEvaluation)
+        router.get("/clients/:id/evaluations/:evaluation/edit", .signedIn([.trainer]), editEvaluation)
+        router.post("/clients/:id/evaluations/:evaluation", .signedIn([.trainer]), updateEvaluation)
+        router.get("/clients/:id/evaluations/:evaluation/delete", .signedIn([.trainer]), confirmDeleteEvaluation)
+        router.post("/clients/:id/evaluations/:evaluation/delete", .signedIn([.trainer]), deleteEvaluation)
         router.get("/clients/:id/compare", .signedIn([.trainer]), compare)
     }
 
@@ -54,6 +58,14 @@ enum BodyCompositionRoutes {
                               formPage(client, form: form, results: nil, today: today, context))
     }
 
+    /// The client's evaluation named in the path, with its measures; 404 when it is not this client's.
+    static func evaluation(of client: Client, _ context: RequestContext, _ db: Database) throws -> EvaluationDetails {
+        guard let id = context.id("evaluation"),
+              let details = try EvaluationDetails.all(of: client.patient.userId, db).first(where: { $0.id == id })
+        else { throw AppError.notFound }
+        return details
+    }
+
     /// Results for what is typed so far. The form's script asks for the fragment as the fields are
     /// filled in; without the script, the "Calculate" button shows the whole page.
     @Sendable static func previewEvaluation(_ context: RequestContext) throws -> Response {
@@ -61,7 +73,9 @@ enum BodyCompositionRoutes {
         let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
         var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
         var results: ResultsView?
-        if let sex = client.sex, let input = EvaluationInput.read(&form, sex: sex, today: context.now, format: context.format, context.t),
+        if let sex = client.sex,
+           let input = EvaluationInput.read(&form, sex: sex, birthDate: client.patient.birthDate, today: context.now,
+                                            format: context.format, context.t),
            let age = client.age(on: input.takenOn) {
             results = ResultsView(input.details(sex: sex, age: Double(age)), context.t, context.format)
         }
@@ -76,6 +90,8 @@ enum BodyCompositionRoutes {
                               status: form.hasErrors ? .unprocessableContent : .ok)
     }
 
+    /// The form carries a one-time key (`_once`, see `SubmittedForms`): a double tap, a second tab or a
+    /// re-submit stores one evaluation and shows that one.
     @Sendable static func createEvaluation(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
@@ -83,7 +99,8 @@ enum BodyCompositionRoutes {
         let outcome = try context.database.write { db -> (Client, Int64?) in
             let client = try Client.find(context, db)
             guard let sex = client.sex,
-                  let input = EvaluationInput.read(&form, sex: sex, today: context.now, format: context.format, context.t),
+                  let input = EvaluationInput.read(&form, sex: sex, birthDate: client.patient.birthDate, today: context.now,
+                                                   format: context.format, context.t),
                   let age = client.age(on: input.takenOn)
             else { return (client, nil) }
             let id = try Evaluations.save(input, patientId: client.patient.userId, sex: sex, age: Double(age),
@@ -98,18 +115,81 @@ enum BodyCompositionRoutes {
         return context.redirect(to: "/clients/\(outcome.0.patient.userId)/evaluations/\(id)?saved=1", flash: "evaluation_saved")
     }
 
+    /// The printable report. Opening it is an export of health data, so it is audited (in the same,
+    /// single, database access that reads it).
     @Sendable static func showEvaluation(_ context: RequestContext) throws -> Response {
-        let page = try context.database.read { db in
+        let page = try context.database.write { db in
             let client = try Client.find(context, db)
             let history = try EvaluationDetails.all(of: client.patient.userId, db)
             guard let details = history.first(where: { $0.evaluation.id == context.id("evaluation") }) else {
                 throw AppError.notFound
             }
+            try context.audit.record(.export, "evaluation", details.id,
+                                     "report of \(client.user.displayName), \(details.evaluation.takenOn)", db)
+            let saved = context.request.query["saved"]
             return EvaluationReportPage(clientId: client.patient.userId, clientName: client.user.displayName,
                                         details: details, history: history,
-                                        justSaved: context.request.query["saved"] == "1", context.t, context.format)
+                                        savedDraft: saved == "1" ? "evaluation-\(client.patient.userId)"
+                                            : saved == "edit" ? "evaluation-\(client.patient.userId)-\(details.id)" : nil,
+                                        context.t, context.format)
         }
         return context.render("bodycomp/report", title: "report_title", page)
+    }
+
+    // MARK: - Corrections
+
+    @Sendable static func editEvaluation(_ context: RequestContext) throws -> Response {
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        let (client, details) = try context.database.read { db in
+            let client = try Client.find(context, db)
+            return (client, try evaluation(of: client, context, db))
+        }
+        return context.render("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
+                              formPage(client, form: EvaluationInput.formState(of: details, context.format), results: nil,
+                                       today: today, editing: details.id, context))
+    }
+
+    @Sendable static func updateEvaluation(_ context: RequestContext) throws -> Response {
+        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
+        let outcome = try context.database.write { db -> (Client, Int64, saved: Bool) in
+            let client = try Client.find(context, db)
+            let previous = try evaluation(of: client, context, db)
+            guard let sex = client.sex,
+                  let input = EvaluationInput.read(&form, sex: sex, birthDate: client.patient.birthDate, today: context.now,
+                                                   format: context.format, context.t),
+                  let age = client.age(on: input.takenOn)
+            else { return (client, previous.id, false) }
+            try Evaluations.correct(previous, with: input, sex: sex, age: Double(age), audit: context.audit, db)
+            return (client, previous.id, true)
+        }
+        let (client, id, saved) = outcome
+        guard saved else {
+            return context.render("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
+                                  formPage(client, form: form, results: nil, today: today, editing: id, context),
+                                  status: .unprocessableContent)
+        }
+        return context.redirect(to: "/clients/\(client.patient.userId)/evaluations/\(id)?saved=edit",
+                                flash: "records_evaluation_corrected")
+    }
+
+    @Sendable static func confirmDeleteEvaluation(_ context: RequestContext) throws -> Response {
+        let page = try context.database.read { db in
+            let client = try Client.find(context, db)
+            let details = try evaluation(of: client, context, db)
+            return EvaluationDeletePage(clientId: client.patient.userId, clientName: client.user.displayName, details: details,
+                                        context.t, context.format)
+        }
+        return context.render("bodycomp/delete", title: "records_evaluation_delete_title", page)
+    }
+
+    @Sendable static func deleteEvaluation(_ context: RequestContext) throws -> Response {
+        let clientId = try context.database.write { db in
+            let client = try Client.find(context, db)
+            try Evaluations.delete(try evaluation(of: client, context, db), audit: context.audit, db)
+            return client.patient.userId
+        }
+        return context.redirect(to: "/clients/\(clientId)", flash: "records_evaluation_deleted")
     }
 
     @Sendable static func compare(_ context: RequestContext) throws -> Response {
@@ -127,7 +207,8 @@ enum BodyCompositionRoutes {
         return context.render("bodycomp/compare", title: "compare_title", page)
     }
 
-    static func formPage(_ client: Client, form: FormState, results: ResultsView?, today: String,
+    /// The evaluation form, new or (`editing`) correcting a stored evaluation.
+    static func formPage(_ client: Client, form: FormState, results: ResultsView?, today: String, editing: Int64? = nil,
                          _ context: RequestContext) -> EvaluationFormPage {
         var form = form
         if client.sex == nil || client.patient.birthDate == nil {
@@ -136,7 +217,7 @@ enum BodyCompositionRoutes {
         // The age shown is the age on the evaluation's date, as the equations use it.
         let day = context.format.parseDate(form["takenOn"]).map { ISODate.string($0, timeZone: context.format.timeZone) } ?? today
         return EvaluationFormPage(clientId: client.patient.userId, clientName: client.user.displayName, sex: client.sex,
-                                  age: client.age(on: day), form: form, results: results, context.t)
+                                  age: client.age(on: day), form: form, results: results, editing: editing, context.t)
     }
 }
 

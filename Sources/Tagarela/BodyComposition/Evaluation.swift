@@ -86,6 +86,12 @@ struct EvaluationDetails: Sendable {
 
     var bmi: Double { BodyCompositionRules.bmi(weightKg: weightKg, heightM: heightM) }
 
+    /// The stored values as form input, to describe them (audit) or compare them with a correction.
+    var input: EvaluationInput {
+        EvaluationInput(skinfoldProtocol: skinfoldProtocol, takenOn: evaluation.takenOn, weightKg: weightKg, heightM: heightM,
+                        skinfolds: skinfolds, perimeters: perimeters)
+    }
+
     /// All evaluations of a client, oldest first, with their measures, in three queries.
     static func all(of patientId: Int64, _ db: Database) throws -> [EvaluationDetails] {
         let evaluations = try Evaluation.filter(Evaluation.Columns.patientId == patientId)

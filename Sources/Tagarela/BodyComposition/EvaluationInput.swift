@@ -24,19 +24,28 @@ struct EvaluationInput: Sendable {
     }
 
     /// Reads the form. Each problem is recorded against its field, in the user's language and
-    /// naming the field; nil when anything needed is missing or wrong.
-    static func read(_ form: inout FormState, sex: BiologicalSex, today: Date, format: LocalizedFormat,
+    /// naming the field; nil when anything needed is missing or wrong. The date must suit the client's
+    /// `birthDate` (`EvaluationDates`).
+    static func read(_ form: inout FormState, sex: BiologicalSex, birthDate: String?, today: Date, format: LocalizedFormat,
                      _ t: Translator) -> EvaluationInput? {
         var reader = FieldReader(form: form, format: format, t: t)
         let chosen = SkinfoldProtocol(rawValue: form["protocol"])
         if chosen == nil { reader.form.fail("protocol", t["error_choose_option"]) }
-        var takenOn = ISODate.string(today, timeZone: format.timeZone)
+        let todayISO = ISODate.string(today, timeZone: format.timeZone)
+        var takenOn = todayISO
         let dateText = form["takenOn"].trimmingCharacters(in: .whitespaces)
         if !dateText.isEmpty {
-            if let date = format.parseDate(dateText), date <= today {
+            if let date = format.parseDate(dateText) {
                 takenOn = ISODate.string(date, timeZone: format.timeZone)
             } else {
                 reader.form.fail("takenOn", t["error_date_invalid"])
+            }
+        }
+        if reader.form.errors["takenOn"] == nil {
+            if let birthDate, let problem = EvaluationDates.problem(takenOn: takenOn, birthDate: birthDate, today: todayISO) {
+                reader.form.fail("takenOn", EvaluationDates.message(problem, birthDate: birthDate, format, t))
+            } else if takenOn > todayISO {
+                reader.form.fail("takenOn", t["records_evaluation_future"])
             }
         }
         let weight = reader.number("weight", label: t["field_weight"], in: weightRange, unit: "kg", required: true)
@@ -58,6 +67,29 @@ struct EvaluationInput: Sendable {
         guard !form.hasErrors, let chosen, let weight, let height else { return nil }
         return EvaluationInput(skinfoldProtocol: chosen, takenOn: takenOn, weightKg: weight, heightM: height,
                                skinfolds: skinfolds, perimeters: perimeters)
+    }
+
+    /// The form filled with a stored evaluation, for correcting it.
+    static func formState(of details: EvaluationDetails, _ format: LocalizedFormat) -> FormState {
+        var values = ["protocol": details.evaluation.skinfoldProtocol, "takenOn": details.evaluation.takenOn,
+                      "weight": format.decimal(details.weightKg, fractionDigits: 3),
+                      "height": format.decimal(details.heightM, fractionDigits: 3)]
+        for (site, readings) in details.skinfolds {
+            for (index, value) in readings.enumerated() where index < 3 {
+                values[skinfoldField(site, index + 1)] = format.decimal(value)
+            }
+        }
+        for (site, value) in details.perimeters { values[perimeterField(site)] = format.decimal(value) }
+        return FormState(values: values)
+    }
+
+    /// The values in words for the audit log, so a corrected or deleted evaluation can be read again.
+    var auditSummary: String {
+        let folds = skinfolds.sorted { $0.key.rawValue < $1.key.rawValue }
+            .map { "\($0.key.rawValue) " + $0.value.map { String($0) }.joined(separator: "/") }
+        let sites = perimeters.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue) \($0.value)" }
+        return (["\(takenOn) \(skinfoldProtocol.rawValue)", "weight \(weightKg) kg", "height \(heightM) m"] + folds + sites)
+            .joined(separator: ", ")
     }
 
     /// The same input as an unsaved evaluation, for showing results before saving.

@@ -77,6 +77,12 @@ struct EvaluationFormPage: Sendable {
 
     let clientId: Int64
     let clientName: String
+    /// Where the form posts: a new evaluation, or the correction of a stored one.
+    let action: String
+    /// The browser keeps a draft per form: a correction never restores a new evaluation's draft.
+    let draftKey: String
+    let isEdit: Bool
+    let cancelPath: String
     let sexLabel: String
     let age: String
     let protocols: [Option]
@@ -88,9 +94,13 @@ struct EvaluationFormPage: Sendable {
     let results: ResultsView?
 
     init(clientId: Int64, clientName: String, sex: BiologicalSex?, age: Int?, form: FormState,
-         results: ResultsView?, _ t: Translator) {
+         results: ResultsView?, editing: Int64? = nil, _ t: Translator) {
         self.clientId = clientId
         self.clientName = clientName
+        action = editing.map { "/clients/\(clientId)/evaluations/\($0)" } ?? "/clients/\(clientId)/evaluations"
+        draftKey = editing.map { "evaluation-\(clientId)-\($0)" } ?? "evaluation-\(clientId)"
+        isEdit = editing != nil
+        cancelPath = editing.map { "/clients/\(clientId)/evaluations/\($0)" } ?? "/clients/\(clientId)"
         sexLabel = sex.map { t["sex_\($0.rawValue)"] } ?? ""
         self.age = age.map { t("age_years", ["years": "\($0)"]) } ?? ""
         let chosen = SkinfoldProtocol(rawValue: form["protocol"]) ?? .jp7
@@ -226,6 +236,7 @@ struct EvaluationReportPage: Sendable {
 
     let clientId: Int64
     let clientName: String
+    let evaluationId: Int64
     let date: String
     let protocolName: String
     let sexAndAge: String
@@ -240,9 +251,10 @@ struct EvaluationReportPage: Sendable {
     let savedDraft: String?
 
     init(clientId: Int64, clientName: String, details: EvaluationDetails, history: [EvaluationDetails],
-         justSaved: Bool, _ t: Translator, _ format: LocalizedFormat) {
+         savedDraft: String?, _ t: Translator, _ format: LocalizedFormat) {
         self.clientId = clientId
-        savedDraft = justSaved ? "evaluation-\(clientId)" : nil
+        evaluationId = details.id
+        self.savedDraft = savedDraft
         self.clientName = clientName
         date = ClientHistoryPage.date(details.evaluation.takenOn, format)
         protocolName = t["protocol_\(details.skinfoldProtocol.rawValue)"]
@@ -271,6 +283,25 @@ struct EvaluationReportPage: Sendable {
                                      colour: LineChart.palette[1])],
                       format: formatter).svg,
         ]
+    }
+}
+
+/// The confirmation before an evaluation leaves a client's history.
+struct EvaluationDeletePage: Sendable {
+    let clientId: Int64
+    let clientName: String
+    let evaluationId: Int64
+    let text: String
+
+    init(clientId: Int64, clientName: String, details: EvaluationDetails, _ t: Translator, _ format: LocalizedFormat) {
+        self.clientId = clientId
+        self.clientName = clientName
+        evaluationId = details.id
+        text = t("records_evaluation_delete_text", [
+            "date": format.shortDate(iso: details.evaluation.takenOn),
+            "protocol": t["protocol_\(details.skinfoldProtocol.rawValue)"],
+            "weight": "\(format.decimal(details.weightKg)) kg",
+        ])
     }
 }
 

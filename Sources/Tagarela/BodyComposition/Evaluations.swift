@@ -12,6 +12,36 @@ enum Evaluations {
                                     heightMm: Int((input.heightM * 1000).rounded()), createdAt: audit.now)
         try evaluation.insert(db)
         let id = evaluation.id!
+        try insertMeasures(of: input, evaluationId: id, db)
+        try audit.record(.create, "evaluation", id, "\(input.takenOn) \(input.skinfoldProtocol.rawValue)", db)
+        return id
+    }
+
+    /// A trainer's correction: the evaluation takes the new values, and the audit keeps the old ones.
+    static func correct(_ previous: EvaluationDetails, with input: EvaluationInput, sex: BiologicalSex, age: Double,
+                        audit: AuditContext, _ db: Database) throws {
+        var evaluation = previous.evaluation
+        evaluation.takenOn = input.takenOn
+        evaluation.skinfoldProtocol = input.skinfoldProtocol.rawValue
+        evaluation.sex = sex.rawValue
+        evaluation.ageYears = age
+        evaluation.weightGrams = Int((input.weightKg * 1000).rounded())
+        evaluation.heightMm = Int((input.heightM * 1000).rounded())
+        try evaluation.update(db)
+        try SkinfoldReading.filter(Column("evaluationId") == evaluation.id).deleteAll(db)
+        try PerimeterMeasure.filter(Column("evaluationId") == evaluation.id).deleteAll(db)
+        try insertMeasures(of: input, evaluationId: evaluation.id!, db)
+        try audit.record(.update, "evaluation", evaluation.id,
+                         "before: \(previous.input.auditSummary); after: \(input.auditSummary)", db)
+    }
+
+    /// Removes an evaluation from history, charts and comparisons; the audit keeps its values.
+    static func delete(_ previous: EvaluationDetails, audit: AuditContext, _ db: Database) throws {
+        _ = try Evaluation.deleteOne(db, key: previous.id)
+        try audit.record(.delete, "evaluation", previous.id, previous.input.auditSummary, db)
+    }
+
+    private static func insertMeasures(of input: EvaluationInput, evaluationId id: Int64, _ db: Database) throws {
         for (site, readings) in input.skinfolds {
             for (index, value) in readings.enumerated() {
                 try SkinfoldReading(evaluationId: id, site: site.rawValue, reading: index + 1,
@@ -21,8 +51,6 @@ enum Evaluations {
         for (site, value) in input.perimeters {
             try PerimeterMeasure(evaluationId: id, site: site.rawValue, mm: Int((value * 10).rounded())).insert(db)
         }
-        try audit.record(.create, "evaluation", id, "\(input.takenOn) \(input.skinfoldProtocol.rawValue)", db)
-        return id
     }
 
     static func interval(trainerId: Int64, patientId: Int64, _ db: Database) throws -> Int {

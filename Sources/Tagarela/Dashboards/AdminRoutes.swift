@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The administrator's pages: staff accounts and the audit log.
 enum AdminRoutes {
-    static let templates = ["dashboards/admin", "admin/staff-form", "admin/audit"]
+    static let templates = ["dashboards/admin", "admin/staff-form", "admin/audit", "admin/accounts"]
 
     static func add(to router: inout Router<Route>) {
         router.get("/admin", .signedIn([.admin]), dashboard)
@@ -12,6 +12,8 @@ enum AdminRoutes {
         router.post("/admin/staff", .signedIn([.admin]), createStaff)
         router.post("/admin/staff/:id/activation", .signedIn([.admin]), setActive)
         router.get("/admin/audit", .signedIn([.admin]), auditLog)
+        router.get("/admin/accounts", .signedIn([.admin]), accounts)
+        router.post("/admin/accounts/:id/password-reset", .signedIn([.admin]), resetPassword)
     }
 
     static let staffRoles: [Role] = [.clinician, .trainer, .admin]
@@ -74,6 +76,48 @@ enum AdminRoutes {
         return context.redirect(to: "/admin", flash: active ? "staff_activated" : "staff_deactivated")
     }
 
+    /// Every account with a login, found by name or username, for a password reset.
+    @Sendable static func accounts(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let search = (context.request.query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        let users = try context.database.read { db in
+            var request = User.filter(User.Columns.username != nil)
+            if !search.isEmpty {
+                let pattern = "%\(search)%"
+                request = request.filter(User.Columns.displayName.like(pattern) || User.Columns.username.like(pattern))
+            }
+            return try request.order(User.Columns.displayName.collating(.nocase)).limit(AccountsPage.limit + 1).fetchAll(db)
+        }
+        return context.render("admin/accounts", title: "consent_accounts_title",
+                              AccountsPage(actor: actor, search: search, users: users, t: context.t))
+    }
+
+    /// A forgotten password: only an admin gives a new one-time link, for any account but their own.
+    /// The old password and every session of the account stop at once; the owner chooses a new
+    /// password through the link, which lasts a day.
+    @Sendable static func resetPassword(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let (user, token) = try context.database.write { db -> (User, String) in
+            guard var user = try User.fetchOne(db, key: context.id("id")), user.username != nil, user.isActive else {
+                throw AppError.notFound
+            }
+            guard user.id != actor.userId else { throw AppError.forbidden }  // one's own: the account page
+            if user.passwordHash != nil {
+                // Had a password: it never becomes an account a clinician may invite.
+                user.passwordSetAt = user.passwordSetAt ?? context.now
+                user.passwordHash = nil
+                user.updatedAt = context.now
+                try user.update(db, columns: ["passwordHash", "passwordSetAt", "updatedAt"])
+            }
+            try SessionStore.endAll(for: user.id!, db)
+            let token = try Invitation.issue(for: user.id!, by: actor.userId, at: context.now,
+                                             lifetime: Invitation.resetLifetime, db)
+            try context.audit.record(.passwordReset, "user", user.id, "\(user.displayName) (\(user.username ?? ""))", db)
+            return (user, token)
+        }
+        return PeopleRoutes.invitationCreated(for: user, token: token, backPath: "/admin/accounts", isReset: true, context)
+    }
+
     @Sendable static func auditLog(_ context: RequestContext) throws -> Response {
         let query = context.request.query
         var filter = AuditFilter()
@@ -115,6 +159,36 @@ struct AdminDashboard: Sendable {
                        .joined(separator: ", "),
                    isActive: user.isActive, hasPassword: user.passwordHash != nil, isSelf: user.id == actor.userId)
         }
+    }
+}
+
+struct AccountsPage: Sendable {
+    static let limit = 100
+
+    struct Account: Sendable {
+        let id: Int64
+        let name: String
+        let username: String
+        let role: String
+        let status: String
+        let mayReset: Bool
+    }
+
+    let search: String
+    let accounts: [Account]
+    let isEmpty: Bool
+    let isTruncated: Bool
+
+    init(actor: Actor, search: String, users: [User], t: Translator) {
+        self.search = search
+        accounts = users.prefix(Self.limit).map { user in
+            let status = !user.isActive ? t["status_inactive"]
+                : user.passwordHash != nil ? t["status_active"] : t["login_pending"]
+            return Account(id: user.id!, name: user.displayName, username: user.username ?? "", role: t["role_\(user.role.rawValue)"],
+                           status: status, mayReset: user.isActive && user.id != actor.userId)
+        }
+        isEmpty = users.isEmpty
+        isTruncated = users.count > Self.limit
     }
 }
 

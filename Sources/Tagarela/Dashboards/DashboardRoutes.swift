@@ -30,18 +30,23 @@ enum DashboardRoutes {
 
     @Sendable static func tutor(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let patients = try context.database.read { try People.patients(visibleTo: actor, matching: "", $0) }
-        return context.render("dashboards/tutor", title: "dashboard_tutor_title",
-                              TutorDashboard(actor: actor, patients: patients, context: context))
+        let (patients, requests) = try context.database.read { db in
+            (try People.patients(visibleTo: actor, matching: "", db), try LinkRequests.pending(for: actor.userId, db))
+        }
+        var page = TutorDashboard(actor: actor, patients: patients, context: context)
+        page.linkRequests = LinkRequestsSection(requests, context.t)
+        return context.render("dashboards/tutor", title: "dashboard_tutor_title", page)
     }
 
     @Sendable static func patient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let (pendingMeals, boards) = try context.database.read { db in
-            (try Meal.queue(of: actor.userId).fetchCount(db), try Plan.filter(Column("patientId") == actor.userId).fetchCount(db))
+        let (pendingMeals, boards, requests) = try context.database.read { db in
+            (try Meal.queue(of: actor.userId).fetchCount(db), try Plan.filter(Column("patientId") == actor.userId).fetchCount(db),
+             try actor.isPatientMode ? [] : LinkRequests.pending(for: actor.userId, db))  // consent is not the child's on a tablet
         }
-        return context.render("dashboards/patient", title: "dashboard_patient_title",
-                              PatientDashboard(actor: actor, pendingMeals: pendingMeals, boards: boards, t: context.t))
+        var page = PatientDashboard(actor: actor, pendingMeals: pendingMeals, boards: boards, t: context.t)
+        page.linkRequests = LinkRequestsSection(requests, context.t)
+        return context.render("dashboards/patient", title: "dashboard_patient_title", page)
     }
 
     @Sendable static func trainer(_ context: RequestContext) throws -> Response {
@@ -130,6 +135,7 @@ struct TutorDashboard: Sendable {
     let greeting: String
     let patients: [PatientRow]
     let isEmpty: Bool
+    var linkRequests: LinkRequestsSection?
 
     init(actor: Actor, patients: [People.PatientSummary], context: RequestContext) {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
@@ -150,6 +156,7 @@ struct PatientDashboard: Sendable {
 
     let greeting: String
     let tiles: [Tile]
+    var linkRequests: LinkRequestsSection?
 
     init(actor: Actor, pendingMeals: Int, boards: Int, t: Translator) {
         greeting = t("patient_greeting", ["name": actor.displayName])

@@ -19,6 +19,8 @@ struct Meal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var hunger: Int?
     var photoPath: String?
     var createdAt: Date
+    /// Bumped by every edit of the prescription; an answer carries the version it was given.
+    var version: Int = 1
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)

@@ -15,13 +15,19 @@ struct MealInput: Sendable {
             + (0..<maxLines).flatMap { ["food_\($0)", "quantity_\($0)", "unit_\($0)"] }
     }
 
-    static func read(_ form: inout FormState, _ format: LocalizedFormat, _ t: Translator, _ db: Database) throws -> MealInput? {
+    /// `today` is the clinic's date: the meal's date must fall in `NutritionDates.mealRange(today:)`.
+    static func read(_ form: inout FormState, today: String, _ format: LocalizedFormat, _ t: Translator,
+                     _ db: Database) throws -> MealInput? {
         let type = MealType(rawValue: form["type"])
         if type == nil { form.fail("type", t["error_choose_option"]) }
         let customName = form["customName"].trimmingCharacters(in: .whitespaces)
         if type == .custom, customName.isEmpty { form.fail("customName", t["error_name_required"]) }
-        let date = format.parseDate(form["date"]).map { ISODate.string($0, timeZone: format.timeZone) }
+        var date = format.parseDate(form["date"]).map { ISODate.string($0, timeZone: format.timeZone) }
         if date == nil { form.fail("date", t["error_date_invalid"]) }
+        if let day = date, let problem = outOfRange(day, today: today, format, t) {
+            form.fail("date", problem)
+            date = nil
+        }
         let time = Self.time(form["time"])
         if time == nil { form.fail("time", t["error_time_invalid"]) }
         var lines: [(Int64, Double, LineUnit)] = []
@@ -39,6 +45,14 @@ struct MealInput: Sendable {
         if lines.isEmpty, !form.hasErrors { form.fail("food_0", t["error_meal_empty"]) }
         guard !form.hasErrors, let type, let date, let time else { return nil }
         return MealInput(type: type, customName: type == .custom ? customName : nil, date: date, time: time, lines: lines)
+    }
+
+    /// The message for a meal date outside the year before and after today; nil when it fits.
+    static func outOfRange(_ day: String, today: String, _ format: LocalizedFormat, _ t: Translator) -> String? {
+        let range = NutritionDates.mealRange(today: today)
+        guard !range.contains(day) else { return nil }
+        return t("records_meal_date_range", ["min": format.shortDate(iso: range.lowerBound),
+                                             "max": format.shortDate(iso: range.upperBound)])
     }
 
     /// "7:30", "07:30" or "0730" → "07:30".
@@ -64,6 +78,7 @@ struct MealInput: Sendable {
         meal.customName = customName
         meal.date = date
         meal.time = time
+        meal.version += 1
         try meal.update(db)
         try MealLine.filter(Column("mealId") == meal.id).deleteAll(db)
         try insertLines(mealId: meal.id!, db)
@@ -90,7 +105,7 @@ struct MealInput: Sendable {
     }
 
     /// The day to copy and the days to copy it to (at most 62).
-    static func copyRange(_ form: inout FormState, _ format: LocalizedFormat, _ t: Translator) -> (String, [String])? {
+    static func copyRange(_ form: inout FormState, today: String, _ format: LocalizedFormat, _ t: Translator) -> (String, [String])? {
         guard let source = format.parseDate(form["source"]), let from = format.parseDate(form["from"]),
               let to = format.parseDate(form["to"]),
               let first = ISODate.dayNumber(ISODate.string(from, timeZone: format.timeZone)),
@@ -100,7 +115,12 @@ struct MealInput: Sendable {
             form.fail("to", t["copy_invalid"])
             return nil
         }
-        return (ISODate.string(source, timeZone: format.timeZone), (first...last).map(ISODate.string(dayNumber:)))
+        let days = (first...last).map(ISODate.string(dayNumber:))
+        if let problem = outOfRange(days[0], today: today, format, t) ?? outOfRange(days[days.count - 1], today: today, format, t) {
+            form.fail("to", problem)
+            return nil
+        }
+        return (ISODate.string(source, timeZone: format.timeZone), days)
     }
 }
 

@@ -4,6 +4,7 @@ import Foundation
 struct MealView: Sendable {
     struct Line: Sendable {
         let id: Int64
+        let foodId: Int64
         let name: String
         let prescribed: String
         let consumed: String?
@@ -54,7 +55,7 @@ struct MealView: Sendable {
             let consumed = meal.mealStatus == .fulfilled ? entry.line.consumedQuantity ?? entry.line.quantity : nil
             // "2 × colher de sopa" reads right in every language without plural rules; grams stay "150 g".
             let joiner = entry.line.lineUnit == .household ? " × " : " "
-            return Line(id: entry.line.id!, name: entry.food.name(format.locale),
+            return Line(id: entry.line.id!, foodId: entry.food.id!, name: entry.food.name(format.locale),
                         prescribed: format.decimal(entry.line.quantity, fractionDigits: 2) + joiner + unitLabel,
                         consumed: consumed.map { format.decimal($0, fractionDigits: 2) + joiner + unitLabel },
                         quantityValue: format.decimal(entry.line.quantity, fractionDigits: 2), unitLabel: unitLabel,
@@ -73,10 +74,31 @@ struct MealView: Sendable {
 
 /// The patient's check-in page: the oldest pending meal, or nothing to answer.
 struct CheckInPage: Sendable {
+    /// One part of a refused answer, shown so that nothing typed is lost.
+    struct Typed: Sendable {
+        let label: String
+        let text: String
+    }
+
     let meal: MealView?
     let pendingCount: String?
-    /// Why an answer was refused (it was not this meal's turn).
+    /// Why an answer was refused (not this meal's turn, not its day, no longer in the plan).
     let refusal: String?
+    /// Set when the next meal is of a later day: it is shown, and answered from that day on.
+    let answerableFrom: String?
+    let canAnswer: Bool
+    let typed: [Typed]
+    let hasTyped: Bool
+
+    init(meal: MealView?, pendingCount: String?, refusal: String?, answerableFrom: String?, typed: [Typed]) {
+        self.meal = meal
+        self.pendingCount = pendingCount
+        self.refusal = refusal
+        self.answerableFrom = answerableFrom
+        canAnswer = answerableFrom == nil
+        self.typed = typed
+        hasTyped = !typed.isEmpty
+    }
 }
 
 /// The answer form: followed (quantities) or not followed (why and what instead).
@@ -88,27 +110,36 @@ struct AnswerPage: Sendable {
     }
 
     let meal: MealView
+    /// The version of the prescription shown, sent back with the answer.
+    let version: Int
     let followed: Bool
     let form: FormState
+    /// Why the answer was not saved when nothing in it was wrong (the meal changed meanwhile).
+    let refusal: String?
     let quantities: [QuantityField]
     let hungerScale: [Hunger]
 
     struct QuantityField: Sendable {
         let name: String
+        /// The hidden field naming the line's food, so a typed quantity follows its food if the meal changes.
+        let foodField: String
+        let foodId: Int64
         let label: String
         let value: String
         let unitLabel: String
         let error: String?
     }
 
-    init(meal: MealView, followed: Bool, form: FormState, _ t: Translator) {
+    init(meal: MealView, version: Int, followed: Bool, form: FormState, refusal: String? = nil, _ t: Translator) {
         self.meal = meal
+        self.version = version
         self.followed = followed
         self.form = form
+        self.refusal = refusal
         quantities = meal.lines.map { line in
             let name = "q_\(line.id)"
-            return QuantityField(name: name, label: line.name, value: form.values[name] ?? line.quantityValue,
-                                 unitLabel: line.unitLabel, error: form.errors[name])
+            return QuantityField(name: name, foodField: "qf_\(line.id)", foodId: line.foodId, label: line.name,
+                                 value: form.values[name] ?? line.quantityValue, unitLabel: line.unitLabel, error: form.errors[name])
         }
         hungerScale = (1...5).map { Hunger(value: $0, label: t["hunger_\($0)"], isChecked: form["hunger"] == "\($0)") }
     }

@@ -61,10 +61,19 @@ struct ReviewPage: Sendable {
         let weight: String
     }
 
+    /// The oldest pending meal when its time has passed: it blocks the patient's check-in.
+    struct Overdue: Sendable {
+        let text: String
+        let editPath: String
+        let showPath: String
+        let showLabel: String
+    }
+
     let patientId: Int64
     let patientName: String
     let from: String
     let to: String
+    let overdue: Overdue?
     let adherence: String
     let counts: String
     let energyChart: String
@@ -78,7 +87,7 @@ struct ReviewPage: Sendable {
     let weightForm: FormState
 
     init(patient: Patient, user: User, screens: [MealScreen], from: String, to: String, now: (date: String, time: String),
-         deviations: [Adherence.Deviation], weights: [WeightEntry], copyForm: FormState, weightForm: FormState,
+         queueHead: (MealScreen, Int)?, deviations: [Adherence.Deviation], weights: [WeightEntry], copyForm: FormState, weightForm: FormState,
          context: RequestContext) {
         let t = context.t, format = context.format
         patientId = patient.userId
@@ -87,6 +96,14 @@ struct ReviewPage: Sendable {
         self.to = to
         self.copyForm = copyForm
         self.weightForm = weightForm
+        overdue = queueHead.map { screen, count in
+            let view = MealView(screen, t, format)
+            let day = screen.meal.date
+            return Overdue(text: t("records_queue_overdue", ["count": "\(count)", "meal": view.title, "when": view.when]),
+                           editPath: "/patients/\(patient.userId)/meals/\(screen.meal.id!)/edit",
+                           showPath: "/patients/\(patient.userId)/nutrition?from=\(day)&to=\(max(day, to))",
+                           showLabel: t("records_queue_show_from", ["date": format.shortDate(iso: day)]))
+        }
         let figures = NutritionRules.adherence(
             screens.map { .init(status: $0.meal.mealStatus, date: $0.meal.date, time: $0.meal.time) },
             from: from, to: to, nowDate: now.date, nowTime: now.time)

@@ -48,26 +48,41 @@ enum NutritionRoutes {
     }
 
     /// The review page; a refused copy or weight form comes back with what was typed and its errors.
-    static func reviewPage(_ context: RequestContext, copyForm: FormState? = nil, weightForm: FormState? = nil,
-                           status: Status = .ok) throws -> Response {
+    static func reviewPage(_ context: RequestContext, copyForm: FormState? = nil, status: Status = .ok) throws -> Response {
+        let page = try context.database.read { db in try reviewModel(context, copyForm: copyForm, db) }
+        return context.render("nutrition/review", title: "nutrition_review_title", page, status: status)
+    }
+
+    /// The review page's model, inside the caller's one database access.
+    static func reviewModel(_ context: RequestContext, copyForm: FormState? = nil, weightForm: FormState? = nil,
+                            _ db: Database) throws -> ReviewPage {
         let now = today(context)
         let query = context.request.query
         let from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
             ?? ISODate.adding(-13, to: now.date)
         let to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
             ?? ISODate.adding(7, to: now.date)
-        let page = try context.database.read { db in
-            let (patient, user) = try patient(context, db)
-            let meals = try Meal.filter(Meal.Columns.patientId == patient.userId && Meal.Columns.date >= from && Meal.Columns.date <= to)
-                .order(Meal.Columns.date.desc, Meal.Columns.time.desc).fetchAll(db)
-            let screens = try MealScreen.fetch(meals, db)
-            return ReviewPage(patient: patient, user: user, screens: screens, from: from, to: to, now: now,
-                              deviations: try Adherence.deviations(patientId: patient.userId, db),
-                              weights: try Weights.entries(of: patient.userId, forClinician: true, db),
-                              copyForm: copyForm ?? FormState(values: ["source": now.date]), weightForm: weightForm ?? FormState(),
-                              context: context)
-        }
-        return context.render("nutrition/review", title: "nutrition_review_title", page, status: status)
+        let (patient, user) = try patient(context, db)
+        let meals = try Meal.filter(Meal.Columns.patientId == patient.userId && Meal.Columns.date >= from && Meal.Columns.date <= to)
+            .order(Meal.Columns.date.desc, Meal.Columns.time.desc).fetchAll(db)
+        let screens = try MealScreen.fetch(meals, db)
+        return ReviewPage(patient: patient, user: user, screens: screens, from: from, to: to, now: now,
+                          queueHead: try overdueHead(patientId: patient.userId, now: now, db),
+                          deviations: try Adherence.deviations(patientId: patient.userId, db),
+                          weights: try Weights.entries(of: patient.userId, forClinician: true, db),
+                          copyForm: copyForm ?? FormState(values: ["source": now.date]), weightForm: weightForm ?? FormState(),
+                          context: context)
+    }
+
+    /// The patient's oldest pending meal when its time has passed, with how many are overdue: the
+    /// patient answers in order, so it blocks every later meal, whatever period the page shows.
+    static func overdueHead(patientId: Int64, now: (date: String, time: String), _ db: Database) throws -> (MealScreen, Int)? {
+        guard let head = try Meal.queue(of: patientId).fetchOne(db),
+              NutritionDates.isOverdue(date: head.date, time: head.time, now: now) else { return nil }
+        let overdue = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM meal WHERE patientId = ? AND status = 'pending' AND (date < ? OR (date = ? AND time < ?))
+            """, arguments: [patientId, now.date, now.date, now.time]) ?? 0
+        return (try MealScreen.fetch(head, db), overdue)
     }
 
     // MARK: - Prescribing
@@ -86,9 +101,10 @@ enum NutritionRoutes {
     @Sendable static func createMeal(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: MealInput.fieldNames)
+        let day = today(context).date
         return try context.database.write { db in
             let (patient, user) = try patient(context, db)
-            guard let input = try MealInput.read(&form, context.format, context.t, db) else {
+            guard let input = try MealInput.read(&form, today: day, context.format, context.t, db) else {
                 return context.render("nutrition/meal-form", title: "meal_new_title",
                                       MealFormPage(patientId: patient.userId, patientName: user.displayName,
                                                    action: "/patients/\(patient.userId)/meals", form: form,
@@ -124,10 +140,11 @@ enum NutritionRoutes {
 
     @Sendable static func updateMeal(_ context: RequestContext) throws -> Response {
         var form = FormState(context.request.form, fields: MealInput.fieldNames)
+        let day = today(context).date
         return try context.database.write { db in
             let (patient, user) = try patient(context, db)
             let screen = try pendingMeal(context, patientId: patient.userId, db)
-            guard let input = try MealInput.read(&form, context.format, context.t, db) else {
+            guard let input = try MealInput.read(&form, today: day, context.format, context.t, db) else {
                 return context.render("nutrition/meal-form", title: "meal_edit_title",
                                       MealFormPage(patientId: patient.userId, patientName: user.displayName,
                                                    action: "/patients/\(patient.userId)/meals/\(screen.meal.id!)", form: form,
@@ -156,7 +173,7 @@ enum NutritionRoutes {
     @Sendable static func copyDay(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: ["source", "from", "to"])
-        guard let (source, targets) = MealInput.copyRange(&form, context.format, context.t) else {
+        guard let (source, targets) = MealInput.copyRange(&form, today: today(context).date, context.format, context.t) else {
             return try reviewPage(context, copyForm: form, status: .unprocessableContent)
         }
         return try context.database.write { db in
@@ -183,11 +200,13 @@ enum NutritionRoutes {
 
     @Sendable static func addWeight(_ context: RequestContext) throws -> Response {
         var form = FormState(context.request.form, fields: ["measuredOn", "kg"])
-        guard let entry = Weights.read(&form, today: context.now, context.format, context.t) else {
-            return try reviewPage(context, weightForm: form, status: .unprocessableContent)
-        }
+        // A weight before the patient's birth is refused, so the form is read inside the write that knows it.
         return try context.database.write { db in
             let (patient, _) = try patient(context, db)
+            guard let entry = Weights.read(&form, today: context.now, birthDate: patient.birthDate, context.format, context.t) else {
+                return context.render("nutrition/review", title: "nutrition_review_title",
+                                      try reviewModel(context, weightForm: form, db), status: .unprocessableContent)
+            }
             try Weights.add([entry], patientId: patient.userId, source: "clinician", at: context.now, db)
             try context.audit.record(.create, "weightEntry", patient.userId, "\(entry.date) \(entry.kg)", db)
             return context.redirect(to: "/patients/\(patient.userId)/nutrition", flash: "weight_saved")

@@ -100,10 +100,21 @@ enum NutritionRules {
         return result
     }
 
+    /// The text of a weight import: the file's when one was chosen, else what was pasted. Browsers
+    /// send the file field even when no file was chosen, empty: an empty file never hides the pasted lines.
+    static func importText(file: [UInt8]?, pasted: String) -> String {
+        if let file, !file.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            return String(decoding: file, as: UTF8.self)
+        }
+        return pasted
+    }
+
     /// Reads "date,weight" lines (a header line and blank lines are skipped; `;` works too, as
     /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines;
-    /// a weight dated after `today` is one of those, as on the form.
-    static func weightCSV(_ text: String, today: Date, format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
+    /// a weight dated after `today` or before the patient's birth is one of those, as on the form.
+    static func weightCSV(_ text: String, today: Date, birthDate: String? = nil,
+                          format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
+        let range = NutritionDates.weightRange(today: ISODate.string(today, timeZone: format.timeZone), birthDate: birthDate)
         var entries: [(String, Double)] = []
         var bad: [Int] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
@@ -111,7 +122,8 @@ enum NutritionRules {
             if line.isEmpty { continue }
             let separator: Character = line.contains(";") ? ";" : ","
             let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2, let date = format.parseDate(fields[0]), date <= today,
+            guard fields.count == 2, let date = format.parseDate(fields[0]),
+                  range.contains(ISODate.string(date, timeZone: format.timeZone)),
                   let kg = LocalizedFormat.parseDecimal(fields[1]), (2...400).contains(kg)
             else {
                 if index > 0 || fields.first.map({ format.parseDate($0) != nil }) == true { bad.append(index + 1) }

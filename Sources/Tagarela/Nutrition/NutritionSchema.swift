@@ -65,4 +65,12 @@ enum NutritionSchema {
             t.add(column: "sharesMeasurements", .boolean).notNull().defaults(to: false)
         }
     }
+
+    /// An answer names the prescription it answers: every clinician edit of a meal bumps `version`,
+    /// and an answer to an older version is refused. Shipped 2026-11. Never edit.
+    static func v2MealVersions(_ db: Database) throws {
+        try db.alter(table: "meal") { t in
+            t.add(column: "version", .integer).notNull().defaults(to: 1)
+        }
+    }
 }

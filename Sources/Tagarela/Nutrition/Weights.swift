@@ -17,12 +17,16 @@ struct WeightEntry: Codable, Sendable, FetchableRecord, PersistableRecord {
 enum Weights {
     static let plausibleKg = 2.0...400.0
 
-    static func read(_ form: inout FormState, today: Date, _ format: LocalizedFormat, _ t: Translator) -> (date: String, kg: Double)? {
-        var date = ISODate.string(today, timeZone: format.timeZone)
+    /// The weight form: kilograms, and a date within `NutritionDates.weightRange` (today when empty).
+    static func read(_ form: inout FormState, today: Date, birthDate: String?, _ format: LocalizedFormat,
+                     _ t: Translator) -> (date: String, kg: Double)? {
+        let todayISO = ISODate.string(today, timeZone: format.timeZone)
+        var date = todayISO
         let dateText = form["measuredOn"].trimmingCharacters(in: .whitespaces)
         if !dateText.isEmpty {
-            if let parsed = format.parseDate(dateText), parsed <= today {
+            if let parsed = format.parseDate(dateText) {
                 date = ISODate.string(parsed, timeZone: format.timeZone)
+                if let problem = outOfRange(date, today: todayISO, birthDate: birthDate, format, t) { form.fail("measuredOn", problem) }
             } else {
                 form.fail("measuredOn", t["error_date_invalid"])
             }
@@ -30,6 +34,15 @@ enum Weights {
         let kg = form.decimal("kg", label: t["field_weight"], in: plausibleKg, unit: "kg", required: true, t, format)
         guard !form.hasErrors, let kg else { return nil }
         return (date, kg)
+    }
+
+    /// The message for a weight dated in the future or before the patient's birth; nil when it fits.
+    static func outOfRange(_ date: String, today: String, birthDate: String?, _ format: LocalizedFormat, _ t: Translator) -> String? {
+        let range = NutritionDates.weightRange(today: today, birthDate: birthDate)
+        if date > range.upperBound { return t["records_weight_date_future"] }
+        guard date < range.lowerBound else { return nil }
+        return t(birthDate == nil ? "records_weight_date_old" : "records_weight_date_before_birth",
+                 ["min": format.shortDate(iso: range.lowerBound)])
     }
 
     /// Adds the entries not stored yet (same day and weight); returns how many were new.
@@ -63,12 +76,16 @@ struct MeasurementsPage: Sendable {
     }
 
     let sharing: Bool
+    /// The forms show while sharing, and when a refused one comes back (sharing was turned off in
+    /// another tab meanwhile): what was typed stays on the page with the reason.
+    let showsForms: Bool
     let rows: [Row]
     let isEmpty: Bool
     let form: FormState
 
     init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         self.sharing = sharing
+        showsForms = sharing || form.hasErrors
         rows = entries.reversed().map {
             Row(date: format.shortDate(iso: $0.measuredOn),
                 weight: "\(format.decimal($0.kg)) kg", source: t["weight_source_\($0.source)"])

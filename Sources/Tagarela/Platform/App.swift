@@ -33,6 +33,8 @@ public final class App: Responder {
     let fragments = FragmentCache()
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
+    /// One-time keys of create forms already sent, so a double submit stores once.
+    let submittedForms = SubmittedForms()
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
@@ -185,7 +187,7 @@ public final class App: Responder {
             }
         }
 
-        var response = run(route.handler, context)
+        var response = runOnce(route.handler, context, session: expectedToken(signedIn, anonymousToken))
         if configuration.reportsDatabaseAccesses {
             response.headers["X-Tagarela-DB-Accesses"] = "\(context.database.accessCount)"
             response.headers["X-Tagarela-DB-Nested"] = "\(context.database.nestedCount)"
@@ -195,6 +197,27 @@ public final class App: Responder {
                                          secure: configuration.secureCookies, sameSite: .strict))
         }
         return response
+    }
+
+    private func expectedToken(_ signedIn: SignedIn?, _ anonymousToken: String?) -> String {
+        signedIn?.session.csrfToken ?? anonymousToken ?? ""
+    }
+
+    /// Runs the handler, except for a form whose one-time key (`_once`) was sent before in this session:
+    /// that one gets the first submission's answer (see `SubmittedForms`).
+    private func runOnce(_ handler: (RequestContext) throws -> Response, _ context: RequestContext, session: String) -> Response {
+        guard context.request.method == .post, let once = context.request.form["_once"], SubmittedForms.isWellFormed(once)
+        else { return run(handler, context) }
+        let key = session + " " + once
+        switch submittedForms.begin(key, now: clock()) {
+        case .repeated(let response): return response
+        case .stillRunning: return errorPage(.conflict, locale: context.locale, context: context)
+        case .first:
+            return run(handler, context).whenFinished { [submittedForms, clock] response in
+                submittedForms.finish(key, with: response, now: clock())
+                return response
+            }
+        }
     }
 
     /// The session of a cookie token and who acts in it (the patient, in patient mode), from `cache`

@@ -15,6 +15,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 educat v1", migrate: EduCATSchema.v1)
         migrator.registerMigration("2026-11 capacity: taps per day", migrate: TapDays.v1)
         migrator.registerMigration("2026-11 capacity: taps per day, targeted deletes", migrate: TapDays.v2TargetedDeletes)
+        migrator.registerMigration("2026-11 consent: link requests, password set", migrate: AccountsSchema.v2Consent)
+        migrator.registerMigration("2026-11 records: meal versions", migrate: NutritionSchema.v2MealVersions)
         return migrator
     }
 }

@@ -84,6 +84,8 @@ struct PageContext<Model>: MustacheParent {
         case "pageTitle": pageTitle
         case "chrome": chrome
         case "csrf": chrome.csrf
+        // A new key at every use: each create form rendered gets its own (see `SubmittedForms`).
+        case "once": Token.make()
         default:
             if let modelParent { modelParent.child(named: name) }
             else { Mirror(reflecting: model).descendant(name).flatMap(unwrapOptional) }
