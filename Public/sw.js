@@ -1,5 +1,5 @@
 // The service worker of Tagarela's offline boards (docs/decisions.md, "Offline boards and faults").
-// It keeps a patient's board pages (network first; the kept copy only when the network fails) and
+// It keeps a patient's pages (home, boards, timer, games) (network first; the kept copy only when the network fails) and
 // the fingerprinted or content-addressed files they use (kept copy first: they never change).
 // Everything else, staff pages and every POST included, goes to the network as if it were not here.
 // Taps made offline are not its business: board-player.js queues them in localStorage.
@@ -10,14 +10,17 @@ const LISTING = "/play/offline";
 // A page is refreshed when opened online; the others when the listing changes or after this long.
 const REFRESH_AFTER_MS = 5 * 60 * 1000;
 
+// The patient's pages kept offline: the home, the boards, the timer and the games (OfflineBoards.pagePaths).
 const isPlayerPage = (url) =>
-  url.pathname === "/play" || url.pathname === "/timer" || /^\/play\/[0-9]+$/.test(url.pathname);
+  url.pathname === "/patient" || url.pathname === "/play" || url.pathname === "/timer" ||
+  /^\/play\/[0-9]+$/.test(url.pathname) ||
+  /^\/educat(\/[a-z-]+(\/(lesson|game|challenge))?)?$/.test(url.pathname);
 const isKeptFile = (url) =>
-  (/^\/(css|js|img)\/[^/]+$/.test(url.pathname) && url.searchParams.has("v")) ||
-  /^\/(pictograms|media\/audio|media\/images)\/[^/]+$/.test(url.pathname);
-// A module the player scripts import by its plain URL: it can change under the same name, so it is
-// fetched first and the kept copy serves only offline.
-const isImportedModule = (url) => /^\/js\/[^/]+\.js$/.test(url.pathname) && !url.searchParams.has("v");
+  (/^\/(css|js|img)\/([a-z-]+\/)?[^/]+$/.test(url.pathname) && url.searchParams.has("v")) ||
+  /^\/(pictograms|media\/audio|media\/images|fonts)\/[^/]+$/.test(url.pathname);
+// A module the player and game scripts import by its plain URL: it can change under the same name, so
+// it is fetched first and the kept copy serves only offline.
+const isImportedModule = (url) => /^\/js\/([a-z-]+\/)?[^/]+\.js$/.test(url.pathname) && !url.searchParams.has("v");
 const keyOf = (url) => url.pathname + url.search;
 
 self.addEventListener("install", (event) => event.waitUntil(self.skipWaiting()));

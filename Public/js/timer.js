@@ -13,8 +13,8 @@ function drawRunOffline() {
   const blank = document.getElementById("timer-run");
   const params = new URLSearchParams(location.search);
   if (!setup || !blank || !params.has("start")) return null;
-  const activity = [...document.querySelectorAll("#symbol option")]
-    .find((option) => option.value !== "" && option.value === params.get("symbol"));
+  const activity = [...document.querySelectorAll("[data-activity]")]
+    .find((choice) => choice.value !== "" && choice.value === params.get("symbol"));
   // Within the form's own bounds (its inputs' max), as the server checks them.
   const field = (name) => {
     const text = (params.get(name) ?? "").trim();
@@ -33,11 +33,43 @@ function drawRunOffline() {
   run.dataset.seconds = String(seconds);
   run.dataset.key = `${run.dataset.key}-${activity.value}-${seconds}-${at}`;
   run.querySelector(".timer-activity img").src = activity.dataset.image;
-  run.querySelector(".timer-activity-name").textContent = activity.textContent;
+  const name = run.querySelector(".timer-activity-name");
+  name.textContent = activity.dataset.label;
+  if (activity.dataset.lang) name.lang = activity.dataset.lang;
   setup.replaceWith(run);
   return run;
 }
 
+// The child's durations: the presets, and ±1 minute from the one chosen (1 to 59), shown as one more choice.
+function installSteps() {
+  const durations = document.querySelector(".timer-durations");
+  // Beside the durations, not in their fieldset: a radio group holds its radios only.
+  const steps = document.querySelector(".timer-steps");
+  if (!durations || !steps) return;
+  const custom = durations.querySelector(".timer-custom");
+  const customInput = custom.querySelector("input");
+  steps.hidden = false;
+  steps.addEventListener("click", (event) => {
+    const step = Number(event.target.closest("[data-step]")?.dataset.step);
+    if (!step) return;
+    const chosen = durations.querySelector("input[name=minutes]:checked");
+    const minutes = Math.min(59, Math.max(1, (Number(chosen?.value) || 5) + step));
+    const preset = [...durations.querySelectorAll(".timer-preset:not(.timer-custom) input")]
+      .find((input) => Number(input.value) === minutes);
+    if (preset) {
+      preset.checked = true;
+      custom.hidden = true;
+    } else {
+      customInput.value = String(minutes);
+      custom.querySelector(".timer-choice-label").textContent =
+        durations.dataset.minutesLabel.replace("{count}", String(minutes));
+      custom.hidden = false;
+      customInput.checked = true;
+    }
+  });
+}
+
+installSteps();
 const timer = document.getElementById("timer") ?? drawRunOffline();
 
 if (timer) {

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct AccessRulesTests {
     let standardForm = ["cellSize": "small", "labelPosition": "below", "selectOn": "press", "holdMs": "0",
-                        "scanning": "off", "scanSeconds": "1,5", "switches": "one", "dwellSeconds": "0"]
+                        "scanning": "off", "scanSeconds": "1,5", "switches": "one", "dwellSeconds": "0",
+                        "theme": "auto", "textSize": "standard"]
 
     func read(_ changes: [String: String]) -> Result<AccessSettings, AccessRules.Problems> {
         AccessRules.read(standardForm.merging(changes) { $1 })

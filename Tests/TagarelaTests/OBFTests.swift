@@ -340,6 +340,25 @@ import Testing
         test.app.speech.remove(recording)
     }
 
+    @Test func aDoubleSubmittedImportStoresTheBoardsOnce() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let form = try ana.get("/patients/\(carla)/boards/import")
+        let key = try #require(form.text.firstMatch(of: /name="_once" value="([^"]+)"/).map { String($0.1) })
+        let plans = try test.read { try Plan.fetchCount($0) }
+        var locations: [String?] = []
+        for _ in 0..<2 {
+            let imported = try ana.postMultipart("/patients/\(carla)/boards/import", fields: [("_once", key)],
+                                                 files: [(field: "file", filename: "comida.obf", contentType: "application/json",
+                                                          content: [UInt8](Self.comida()))])
+            #expect(imported.status == 303)
+            locations.append(imported.header("Location"))
+        }
+        #expect(locations[0] == locations[1], "the second answer is the first one's")
+        #expect(try test.read { try Plan.fetchCount($0) } == plans + 1)
+    }
+
     @Test func aFailureAfterTheMediaWereConvertedLeavesNoFilesBehind() async throws {
         let test = try await TestApp()
         let davi = try test.id(of: "Davi Alves")

@@ -28,7 +28,8 @@ import Testing
         let carlaId = try test.id(of: "Carla Costa")
         let plans = try test.read { try Int64.fetchAll($0, sql: "SELECT id FROM plan WHERE patientId = ? ORDER BY id", arguments: [carlaId]) }
         #expect(!plans.isEmpty)
-        #expect(listing.pages == ["/play", "/timer"] + plans.map { "/play/\($0)" })
+        // Carla is a child: her home, boards, timer and games.
+        #expect(listing.pages == ["/patient", "/play", "/timer"] + plans.map { "/play/\($0)" } + OfflineBoards.gamePaths)
 
         // Every picture and clip a board page shows is listed, as are the page's own stylesheet and scripts.
         for path in listing.pages where path != "/timer" {
@@ -49,7 +50,8 @@ import Testing
         let manifest = try test.browser().get("/manifest.webmanifest", headers: [("Accept-Language", "es")])
         #expect(manifest.status == 200)
         #expect(manifest.header("Content-Type") == "application/manifest+json")
-        #expect(manifest.text.contains(#""start_url":"/play""#))
+        #expect(manifest.text.contains(#""start_url":"/patient""#))
+        #expect(manifest.text.contains(#""purpose":"maskable""#) && manifest.text.contains(#""sizes":"192x192""#))
         #expect(manifest.text.contains(#""lang":"es""#))
     }
 

@@ -8,12 +8,12 @@ import time
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import RunningServer
 from test_faults import Client
-from test_accounts import click_and_wait, log_in, path_of, submit
-from test_timer import seconds_left
+from test_accounts import click_and_wait, log_in, path_of
+from test_timer import choose_timer, seconds_left
 
 OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
 ONLINE = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
@@ -192,10 +192,7 @@ def test_a_timer_started_offline_runs_and_carries_on_once_online(data_dir, page)
         page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
         try:
             page.get(server.url + "/timer")
-            Select(page.find_element(By.ID, "symbol")).select_by_visible_text("dormir")
-            page.find_element(By.ID, "minutes").clear()
-            page.find_element(By.ID, "minutes").send_keys("2")
-            submit(page)
+            choose_timer(page, "dormir", 2)
             WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, "#timer .timer-clock"))
             assert page.execute_script("return navigator.onLine") is False
             assert page.find_element(By.CSS_SELECTOR, ".timer-activity").text.strip() == "dormir"
@@ -222,4 +219,44 @@ def test_a_timer_started_offline_runs_and_carries_on_once_online(data_dir, page)
         assert 80 <= seconds_left(page) <= 116, "carries on, not afresh"
     finally:
         page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+        server.stop()
+
+
+def test_the_childs_home_and_games_open_offline_with_their_clips(data_dir, page):
+    server = RunningServer(data_dir, demo=True)
+    try:
+        open_carlas_board(page, server)
+        wait_until_boards_are_kept(page)
+        kept = set(cached_paths(page))
+        assert {"/patient", "/educat", "/educat/numbers/lesson", "/educat/conta-cops/game"} <= kept, kept
+
+        server.stop()
+        page.execute_cdp_cmd("Network.enable", {})
+        page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+        try:
+            page.get(server.url + "/patient")
+            assert page.find_element(By.TAG_NAME, "h1").text == "Oi, Carla Costa!"
+            pictures = page.execute_script(
+                "return [...document.querySelectorAll('.home-tile img')].map((img) => img.complete && img.naturalWidth > 0)")
+            assert pictures and all(pictures), "the home's pictures come from the kept files"
+            click_and_wait(page, page.find_element(By.CSS_SELECTOR, "a.home-tile[href='/educat']"))
+            assert page.find_elements(By.CSS_SELECTOR, ".educat-menu a"), "the games' menu opens offline"
+            page.get(server.url + "/educat/numbers/lesson")
+            WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, ".educat-key[data-clip]"))
+            # Every clip the server had made (educat-audio) plays offline, with the page's stylesheets and scripts.
+            audio = os.environ.get("TAGARELA_AUDIO") or os.path.join(data_dir, "media", "audio")
+            clips = [url for url in page.execute_script(
+                "return [...document.querySelectorAll('[data-clip]')].map((el) => el.dataset.clip)")
+                     if os.path.exists(os.path.join(audio, url.rsplit("/", 1)[1]))]
+            missing = page.execute_async_script("""
+                const done = arguments[arguments.length - 1];
+                const urls = arguments[0].concat(
+                  [...document.querySelectorAll('link[rel=stylesheet], script[src]')].map((el) => el.href || el.src));
+                Promise.all(urls.map((url) => fetch(url).then((r) => r.ok ? null : url, () => url)))
+                  .then((results) => done(results.filter(Boolean)));""", clips)
+            assert missing == [], missing
+            assert page.execute_script("return navigator.onLine") is False
+        finally:
+            page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+    finally:
         server.stop()

@@ -25,7 +25,7 @@ enum OfflineRoutes {
     static func listing(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let list = try context.database.read { db in
-            try OfflineBoards.fetch(patientId: actor.userId, db)
+            try OfflineBoards.fetch(patientId: actor.userId, today: NutritionRoutes.today(context).date, db)
         }
         let assets = context.app.assets
         let alarm = SpeechAudio.fileName(text: SpeechAudio.spoken(context.t["timer_alarm_spoken"], question: false),
@@ -35,18 +35,37 @@ enum OfflineRoutes {
         let negations = list.sentenceLanguages.compactMap { locale in
             context.app.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
         }.map { "/media/audio/\($0)" }
-        let files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
+        var files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
                      assets.sentenceScript, "/pictograms/\(TimerRoutes.animal).svg"] + Assets.importedModules
-            + (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations
+        files += PatientHomeRules.pictograms.map { "/pictograms/\($0).svg" }
+        files += (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations
+        if list.keepsGames { files += try gameFiles(language: list.gamesLanguage, context) }
         return try .json(OfflineBoards.Listing(pages: list.pagePaths, files: files))
+    }
+
+    /// What the games need offline: their stylesheet, font and scripts, every clip of the patient's pack,
+    /// the tune and the pictures of the syllable game.
+    static func gameFiles(language: String?, _ context: RequestContext) throws -> [String] {
+        let assets = context.app.assets
+        let pack = try EduCATContent.shared(resourcesDirectory: context.app.configuration.resourcesDirectory).pack(language)
+        let folder = context.app.configuration.publicDirectory + "/js/educat"
+        let modules = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasSuffix(".js") && $0 != "educat.js" }.sorted().map { "/js/educat/\($0)" }
+        var seen = Set<String>()
+        return ([assets.educatStylesheet, assets.educatScript, "/fonts/ecolier-court.ttf", EduCATContent.tuneURL] + modules
+            + pack.spokenTexts.map(pack.clipURL) + pack.words.map { "/pictograms/\($0.pictogram).svg" })
+            .filter { seen.insert($0).inserted }
     }
 
     @Sendable static func manifest(_ context: RequestContext) throws -> Response {
         let icon = context.app.assets.icon
         let manifest = WebAppManifest(
             name: context.t["app_name"], short_name: context.t["app_name"], lang: context.locale.rawValue,
-            start_url: "/play", scope: "/", display: "standalone", background_color: "#ffffff", theme_color: "#ffffff",
-            icons: [.init(src: icon, sizes: "any", type: "image/svg+xml", purpose: "any")])
+            start_url: "/patient", scope: "/", display: "standalone", background_color: "#f7f6f1", theme_color: "#0d7a5f",
+            icons: [.init(src: icon, sizes: "any", type: "image/svg+xml", purpose: "any"),
+                    .init(src: "/img/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any"),
+                    .init(src: "/img/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any"),
+                    .init(src: "/img/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable")])
         var response = try Response.json(manifest)
         response.headers["Content-Type"] = "application/manifest+json"
         return response
@@ -64,20 +83,28 @@ struct OfflineBoards: Equatable {
     var mediaURLs: [String]
     /// The languages the patient's sentence plans speak.
     var sentenceLanguages: [AppLocale] = []
+    /// Whether the patient's home shows the games (`PatientHomeRules.showsGames`), and their pack's language.
+    var keepsGames = false
+    var gamesLanguage: String?
 
-    /// Every page a patient plays from: the list of boards, each board, and the timer's form.
-    var pagePaths: [String] { OfflineBoards.pagePaths(planIds: planIds) }
+    /// Every page a patient plays from: the home, the list of boards, each board, the timer's form, and
+    /// the games when the home shows them.
+    var pagePaths: [String] { OfflineBoards.pagePaths(planIds: planIds, games: keepsGames) }
 
-    /// The pages kept offline, as `Public/sw.js` recognises them.
+    /// The pages whose opening keeps the patient's boards for offline use (the player's pages and the home).
     static func isBoardPage(_ path: String) -> Bool {
-        path == "/play" || path == "/timer" || path.wholeMatch(of: /\/play\/[0-9]+/) != nil
+        path == "/patient" || path == "/play" || path == "/timer" || path.wholeMatch(of: /\/play\/[0-9]+/) != nil
     }
 
-    static func pagePaths(planIds: [Int64]) -> [String] {
-        ["/play", "/timer"] + planIds.map { "/play/\($0)" }
+    /// Every screen of the games, as `EduCATRoutes` serves them.
+    static let gamePaths: [String] = ["/educat", "/educat/letters", "/educat/records", "/educat/information"]
+        + EduCATArea.allCases.flatMap { area in ["", "/lesson", "/game", "/challenge"].map { "/educat/\(area.rawValue)\($0)" } }
+
+    static func pagePaths(planIds: [Int64], games: Bool = false) -> [String] {
+        ["/patient", "/play", "/timer"] + planIds.map { "/play/\($0)" } + (games ? gamePaths : [])
     }
 
-    static func fetch(patientId: Int64, _ db: Database) throws -> OfflineBoards {
+    static func fetch(patientId: Int64, today: String, _ db: Database) throws -> OfflineBoards {
         let planIds = try Int64.fetchAll(db, sql: "SELECT id FROM plan WHERE patientId = ? ORDER BY id", arguments: [patientId])
         let symbols = try PlanSymbols.of(patient: patientId, orderedBy: "id", db)
         // Sentences said before play as one clip: keep those too.
@@ -90,7 +117,12 @@ struct OfflineBoards: Equatable {
         let languages = try sentencePlans.map { plan in
             SentenceRoutes.language(of: try SentenceGrammar.fetch(planId: plan.id!, db), fallback: .ptBR)
         }
-        return OfflineBoards(planIds: planIds, mediaURLs: media, sentenceLanguages: Array(Set(languages)).sorted { $0.rawValue < $1.rawValue })
+        let games = try PatientHomeData.gameFacts(patientId: patientId, today: today, db)
+        let gamesLanguage = try EduCATStore.settings(patientId: patientId, db).language ?? User.find(patientId, db)?.locale
+        return OfflineBoards(planIds: planIds, mediaURLs: media, sentenceLanguages: Array(Set(languages)).sorted { $0.rawValue < $1.rawValue },
+                             keepsGames: PatientHomeRules.showsGames(hasBoards: !planIds.isEmpty, isChild: games.isChild,
+                                                                     hasPlayed: games.hasPlayed),
+                             gamesLanguage: gamesLanguage)
     }
 }
 

@@ -134,9 +134,10 @@ enum PlanRoutes {
 
     @Sendable static func printView(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let page = try context.database.read { db in
+        let page = try context.database.write { db in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
             let patient = try User.fetchOne(db, key: plan.patientId)!
+            try context.audit.record(.export, "patient", plan.patientId, "print plan \(plan.id!) '\(plan.name)'", db)
             return PrintPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t), patientName: patient.displayName,
                              description: plan.description)
         }

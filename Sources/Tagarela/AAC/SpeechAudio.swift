@@ -93,11 +93,13 @@ struct SpeechAudio: Sendable {
                 try? FileManager.default.removeItem(atPath: mp3)
             }
             // "--" ends the options, so a text starting with "-" is spoken rather than parsed.
-            guard Self.run(Self.espeak, ["-v", voice, "-s", "150", "-w", wav, "--", text]),
+            guard ProcessRunner.succeeds(Self.espeak, ["-v", voice, "-s", "150", "-w", wav, "--", text],
+                                         timeLimit: ProcessRunner.TimeLimit.speech, outputs: [wav]),
                   Self.size(of: wav) > 44  // more than a bare WAV header
             else { throw Failure.synthesisFailed }
-            guard Self.run(Self.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav,
-                                         "-ac", "1", "-codec:a", "libmp3lame", "-q:a", "6", mp3]),
+            guard ProcessRunner.succeeds(Self.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav,
+                                                       "-ac", "1", "-codec:a", "libmp3lame", "-q:a", "6", mp3],
+                                         timeLimit: ProcessRunner.TimeLimit.speech, outputs: [mp3]),
                   Self.size(of: mp3) > 0
             else { throw Failure.synthesisFailed }
             guard rename(mp3, target) == 0 else { throw Failure.synthesisFailed }
@@ -123,9 +125,10 @@ struct SpeechAudio: Sendable {
         defer { try? FileManager.default.removeItem(atPath: temporary) }
         // loudnorm works at 192 kHz, hence the explicit output rate; -vn drops a video track or cover
         // art, -map_metadata -1 whatever the recorder wrote about itself.
-        guard Self.run(Self.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", path, "-vn", "-map_metadata", "-1",
-                                     "-t", String(maxSeconds), "-ac", "1", "-af", "loudnorm", "-ar", "44100",
-                                     "-codec:a", "libmp3lame", "-q:a", "6", temporary]),
+        guard ProcessRunner.succeeds(Self.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", path, "-vn", "-map_metadata", "-1",
+                                                   "-t", String(maxSeconds), "-ac", "1", "-af", "loudnorm", "-ar", "44100",
+                                                   "-codec:a", "libmp3lame", "-q:a", "6", temporary],
+                                     timeLimit: ProcessRunner.TimeLimit.audioConversion, outputs: [temporary]),
               let seconds = Self.duration(ofFileAt: temporary), seconds > 0
         else { throw Failure.unreadable }
         guard rename(temporary, directory + "/" + name) == 0 else { throw Failure.unreadable }
@@ -140,30 +143,11 @@ struct SpeechAudio: Sendable {
 
     /// A sound file's length in seconds as ffprobe reads it, or `nil` if it cannot.
     static func duration(ofFileAt path: String) -> Double? {
-        let output = Pipe()
-        let ffprobe = Process()
-        ffprobe.executableURL = URL(fileURLWithPath: Self.ffprobe)
-        ffprobe.arguments = ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path]
-        ffprobe.standardOutput = output
-        ffprobe.standardError = FileHandle.nullDevice
-        do { try ffprobe.run() } catch { return nil }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        ffprobe.waitUntilExit()
-        guard ffprobe.terminationStatus == 0 else { return nil }
+        guard let data = try? ProcessRunner.run(Self.ffprobe, ["-v", "error", "-show_entries", "format=duration",
+                                                               "-of", "csv=p=0", path],
+                                                timeLimit: ProcessRunner.TimeLimit.probe)
+        else { return nil }
         return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-    }
-
-    /// Runs a tool with its output discarded; true if it exited with 0.
-    static func run(_ executable: String, _ arguments: [String]) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
     }
 
     private static func size(of path: String) -> Int {

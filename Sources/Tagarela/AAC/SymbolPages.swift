@@ -8,9 +8,13 @@ struct SymbolView: Sendable {
     let audioURL: String?
     let colourClass: String
     let scope: String?
+    /// The language the symbol speaks (and is named in), for its word's `lang`. (Not `lang`: a nil would
+    /// find the page's.)
+    let wordLang: String?
 
     init(_ symbol: Symbol, colour: CategoryColour, scope: String? = nil) {
         id = symbol.id!
+        wordLang = symbol.voice
         name = symbol.name
         imageURL = symbol.imageURL
         audioURL = symbol.audioURL

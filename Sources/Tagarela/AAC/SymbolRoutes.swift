@@ -101,7 +101,7 @@ enum SymbolRoutes {
                 var image: String?
                 if let upload = context.request.file(named: "image"), upload.size > 0 {
                     do { image = try context.app.media.storeSymbolImage(upload) } catch {
-                        form.fail("image", context.t["error_photo_invalid"])
+                        form.fail("image", (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format))
                     }
                 }
                 if input != nil, image == nil, form["pictogram"].isEmpty, existing?.imagePath == nil {
@@ -151,8 +151,10 @@ enum SymbolRoutes {
 
     @Sendable static func createCategory(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let name = (context.request.form["name"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard !name.isEmpty, let colour = CategoryColour(rawValue: context.request.form["colour"] ?? "") else {
+        let form = FormState(context.request.form, fields: ["name", "colour"])
+        if form.errors["name"] != nil { return context.redirect(to: "/symbols", flash: "limits_category_name_too_long") }
+        let name = form["name"].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, let colour = CategoryColour(rawValue: form["colour"]) else {
             return context.redirect(to: "/symbols", flash: "category_invalid")
         }
         try context.database.write { db in

@@ -20,19 +20,20 @@ enum TimerRoutes {
         let (symbols, access) = try context.database.read { db in
             // Activities are the symbols of the patient's plans, sentence words included (seed 001's
             // planner offered the verbs).
-            (try PlanSymbols.of(patient: actor.userId, db), try AccessView.forPatient(actor.userId, db))
+            (TimerActivities.choose(try PlanSymbols.of(patient: actor.userId, db), locale: context.locale),
+             try AccessView.forPatient(actor.userId, db))
         }
         // The form page also carries what a run needs, so that offline, answering a new timer's address
         // with it, timer.js can draw the run itself (the alarm only if its clip was made already).
         func formPage(_ form: FormState, status: Status = .ok) -> Response {
             let alarm = context.app.speech.existing(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
             return context.render("aac/timer", title: "timer_title", TimerFormPage(
-                symbols: symbols, form: form, run: TimerRunPage(
-                    activity: "", imageURL: "", seconds: 0, startLabel: "", animalURL: "/pictograms/\(animal).svg",
+                symbols: symbols, form: form, locale: context.locale, t: context.t, run: TimerRunPage(
+                    activity: "", activityLang: nil, imageURL: "", seconds: 0, startLabel: "", animalURL: "/pictograms/\(animal).svg",
                     alarmURL: alarm.map { "/media/audio/\($0)" }, key: TimerRunPage.keyPrefix(patientId: actor.userId), access: access)),
                 status: status)
         }
-        guard query["start"] != nil else { return formPage(FormState(values: ["minutes": "5"])) }
+        guard query["start"] != nil else { return formPage(FormState(values: ["hours": "0", "minutes": "5"])) }
         var form = FormState(query, fields: ["symbol", "hours", "minutes"])
         let chosen = Int64(form["symbol"]).flatMap { id in symbols.first { $0.id == id } }
         if chosen == nil { form.fail("symbol", context.t["error_choose_option"]) }
@@ -49,7 +50,8 @@ enum TimerRoutes {
             context.app.run({ context in
                 let alarm = try? context.app.speech.clip(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
                 return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
-                    activity: symbol.name, imageURL: symbol.imageURL, seconds: total,
+                    activity: symbol.name, activityLang: symbol.voice == context.locale.rawValue ? nil : symbol.voice,
+                    imageURL: symbol.imageURL, seconds: total,
                     startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
                     alarmURL: alarm.map { "/media/audio/\($0)" },
                     key: TimerRunPage.key(patientId: actor.userId, symbolId: symbol.id!, seconds: total, startedAt: startedAt),
@@ -57,6 +59,36 @@ enum TimerRoutes {
             }, context)
         }
     }
+}
+
+/// Which of the patient's symbols the child chooses an activity from. Pure.
+enum TimerActivities {
+    /// One activity per picture, named in the page's language where the patient has the word in it
+    /// ("escuela" rather than "escola" on a Spanish page), ordered by name.
+    static func choose(_ symbols: [Symbol], locale: AppLocale) -> [Symbol] {
+        var byPicture: [String: Symbol] = [:]
+        var order: [String] = []
+        for symbol in symbols {
+            let picture = symbol.pictogram ?? "image \(symbol.imagePath ?? "\(symbol.id ?? 0)")"
+            if let kept = byPicture[picture] {
+                if kept.voice != locale.rawValue, symbol.voice == locale.rawValue { byPicture[picture] = symbol }
+            } else {
+                byPicture[picture] = symbol
+                order.append(picture)
+            }
+        }
+        return order.compactMap { byPicture[$0] }
+            .sorted { first, second in
+                switch first.name.localizedStandardCompare(second.name) {
+                case .orderedAscending: true
+                case .orderedDescending: false
+                case .orderedSame: (first.id ?? 0) < (second.id ?? 0)
+                }
+            }
+    }
+
+    /// The durations a child taps, in minutes.
+    static let presetMinutes = [1, 2, 5, 10, 15, 30]
 }
 
 /// The timer's arithmetic. Pure.
@@ -87,26 +119,53 @@ struct TimerFormPage: Sendable {
         let label: String
         let imageURL: String
         let isSelected: Bool
+        /// The word's language when it is not the page's. (Not `lang`: a nil would find the page's `lang`.)
+        let wordLang: String?
+    }
+
+    struct Preset: Sendable {
+        let value: String
+        let label: String
+        let isSelected: Bool
     }
 
     let symbols: [Activity]
     let form: FormState
     let isEmpty: Bool
+    /// The child's durations; a duration set with ±1 (or typed in the adult's form) is the custom one.
+    let presets: [Preset]
+    let customMinutes: String?
+    let customLabel: String
+    /// "{count} min", for the ±1 buttons' script.
+    let minutesLabel: String
     /// The run, blank, for drawing one offline: activity, time and key come from the form.
     let run: TimerRunPage
 
-    init(symbols: [Symbol], form: FormState, run: TimerRunPage) {
+    init(symbols: [Symbol], form: FormState, locale: AppLocale, t: Translator, run: TimerRunPage) {
         self.symbols = symbols.map {
-            Activity(value: "\($0.id!)", label: $0.name, imageURL: $0.imageURL, isSelected: form["symbol"] == "\($0.id!)")
+            Activity(value: "\($0.id!)", label: $0.name, imageURL: $0.imageURL, isSelected: form["symbol"] == "\($0.id!)",
+                     wordLang: $0.voice.flatMap { $0 == locale.rawValue ? nil : $0 })
         }
         self.form = form
         isEmpty = symbols.isEmpty
+        let minutes = form["minutes"].trimmingCharacters(in: .whitespaces)
+        let simple = (form["hours"].trimmingCharacters(in: .whitespaces) == "0" || form["hours"].isEmpty)
+        presets = TimerActivities.presetMinutes.map { preset in
+            Preset(value: "\(preset)", label: t("homes_timer_minutes", ["count": "\(preset)"]),
+                   isSelected: simple && minutes == "\(preset)")
+        }
+        let isPreset = TimerActivities.presetMinutes.contains { "\($0)" == minutes }
+        customMinutes = simple && !isPreset && Int(minutes).map { (1...59).contains($0) } == true ? minutes : nil
+        customLabel = customMinutes.map { t("homes_timer_minutes", ["count": $0]) } ?? ""
+        minutesLabel = t["homes_timer_minutes"]
         self.run = run
     }
 }
 
 struct TimerRunPage: Sendable {
     let activity: String
+    /// The activity's word's language when it is not the page's.
+    let activityLang: String?
     let imageURL: String
     let seconds: Int
     let startLabel: String

@@ -4,13 +4,14 @@ import HTTPServer
 
 /// Usage history (taps) and observations, for the patient's clinicians and tutors.
 enum UsageRoutes {
-    static let templates = ["aac/usage", "aac/observations"]
+    static let templates = ["aac/usage", "aac/observations", "aac/observations-print"]
 
     static func add(to router: inout Router<Route>) {
         router.get("/patients/:id/usage", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usage)
         router.get("/patients/:id/usage.csv", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usageCSV)
         router.get("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), observations)
         router.post("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), addObservation)
+        router.get("/patients/:id/observations/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), printObservations)
     }
 
     /// The filter of the usage pages, from the query string.
@@ -138,8 +139,9 @@ enum UsageRoutes {
         let actor = try context.requireActor()
         let filter = Filter(context.request.query, context: context)
         let zone = context.app.configuration.timeZone
-        let rows = try context.database.read { db -> [TapRow] in
+        let rows = try context.database.write { db -> [TapRow] in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            try context.audit.record(.export, "patient", patient.userId, "usage.csv \(filter.from)…\(filter.to)", db)
             return try Self.rows(filter, patientId: patient.userId, limit: nil, db, timeZone: zone)
         }
         let formatter = ISO8601DateFormatter()
@@ -158,16 +160,29 @@ enum UsageRoutes {
 
     static func observationsPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Response {
         let actor = try context.requireActor()
-        let page = try context.database.read { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            var request = Observation.filter(Column("patientId") == patient.userId)
-            // Tutors read their own notes; clinicians read theirs, each other's and the tutors'.
-            if actor.role == .tutor { request = request.filter(Column("authorId") == actor.userId) }
-            let notes = try request.order(Column("observedOn").desc, Column("id").desc).fetchAll(db)
-            return ObservationsPage(patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName,
-                                    notes: notes, form: form, isClinician: actor.role == .clinician, context: context)
-        }
+        let page = try context.database.read { db in try observationsModel(context, actor: actor, form: form, db) }
         return context.render("aac/observations", title: "observations_title", page, status: status)
+    }
+
+    static func observationsModel(_ context: RequestContext, actor: Actor, form: FormState, _ db: Database) throws -> ObservationsPage {
+        let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+        var request = Observation.filter(Column("patientId") == patient.userId)
+        // Tutors read their own notes; clinicians read theirs, each other's and the tutors'.
+        if actor.role == .tutor { request = request.filter(Column("authorId") == actor.userId) }
+        let notes = try request.order(Column("observedOn").desc, Column("id").desc).fetchAll(db)
+        return ObservationsPage(patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName,
+                                notes: notes, form: form, isClinician: actor.role == .clinician, context: context)
+    }
+
+    /// The notes alone, for paper: an export of health data, so audited.
+    @Sendable static func printObservations(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.write { db in
+            let page = try observationsModel(context, actor: actor, form: FormState(), db)
+            try context.audit.record(.export, "patient", page.patientId, "print observations (\(page.notes.count))", db)
+            return page
+        }
+        return context.render("aac/observations-print", title: "observations_title", page)
     }
 
     @Sendable static func addObservation(_ context: RequestContext) throws -> Response {

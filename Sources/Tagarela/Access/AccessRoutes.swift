@@ -58,6 +58,8 @@ struct AccessSettingsPage: Sendable {
     let selectOns: [SelectOption]
     let scannings: [SelectOption]
     let switchCounts: [SelectOption]
+    let themes: [SelectOption]
+    let textSizes: [SelectOption]
 
     init(patientId: Int64, patientName: String, form: FormState, _ t: Translator) {
         self.patientId = patientId
@@ -74,5 +76,7 @@ struct AccessSettingsPage: Sendable {
         selectOns = options("selectOn", AccessSettings.SelectOn.self)
         scannings = options("scanning", AccessSettings.Scanning.self)
         switchCounts = options("switches", AccessSettings.Switches.self)
+        themes = options("theme", AccessSettings.Theme.self)
+        textSizes = options("textSize", AccessSettings.TextSize.self)
     }
 }

@@ -18,4 +18,14 @@ enum AccessSchema {
             t.column("updatedBy", .integer).references("user", onDelete: .setNull)
         }
     }
+
+    /// The look of the patient's pages: a theme and a text size. Shipped 2026-11. Never edit.
+    static func v2Display(_ db: Database) throws {
+        try db.alter(table: "accessSetting") { t in
+            t.add(column: "theme", .text).notNull().defaults(to: "auto")
+                .check(sql: "theme IN ('auto', 'light', 'dark', 'contrast')")
+            t.add(column: "textSize", .text).notNull().defaults(to: "standard")
+                .check(sql: "textSize IN ('standard', 'large', 'xlarge')")
+        }
+    }
 }

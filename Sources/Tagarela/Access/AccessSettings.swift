@@ -25,6 +25,10 @@ struct AccessSettings: Sendable, Equatable {
     enum Scanning: String, CaseIterable, Sendable { case off, rowColumn = "row-column", linear }
     /// One switch selects and the scan moves by itself; with two, one moves the highlight and the other selects.
     enum Switches: String, CaseIterable, Sendable { case one, two }
+    /// The colours of every page the patient uses. `auto` follows the device (`prefers-color-scheme`).
+    enum Theme: String, CaseIterable, Sendable { case auto, light, dark, contrast }
+    /// The text size of every page the patient uses, over the app's 18 px.
+    enum TextSize: String, CaseIterable, Sendable { case standard, large, xlarge }
 
     var cellSize = CellSize.small
     var labelPosition = LabelPosition.below
@@ -36,6 +40,18 @@ struct AccessSettings: Sendable, Equatable {
     var switches = Switches.one
     /// Resting the pointer on a target this long selects it. 0 = off.
     var dwellMs = 0
+    var display = Display.standard
+
+    /// How the patient's pages look, whatever page it is: colours and text size.
+    struct Display: Sendable, Equatable {
+        var theme = Theme.auto
+        var textSize = TextSize.standard
+
+        static let standard = Display()
+
+        /// Classes for the layout's `<html>` on the patient's pages (the stylesheet's themes).
+        var classes: String { "patient-page theme-\(theme.rawValue) text-\(textSize.rawValue)" }
+    }
 
     static let standard = AccessSettings()
 }
@@ -55,7 +71,8 @@ enum AccessRules {
         init(dictionaryLiteral elements: (String, Problem)...) { byField = Dictionary(uniqueKeysWithValues: elements) }
     }
 
-    static let fields = ["cellSize", "labelPosition", "selectOn", "holdMs", "scanning", "scanSeconds", "switches", "dwellSeconds"]
+    static let fields = ["cellSize", "labelPosition", "selectOn", "holdMs", "scanning", "scanSeconds", "switches", "dwellSeconds",
+                         "theme", "textSize"]
     static let holdRange = 0...3000
     static let scanRange = 500...10_000
     static let dwellRange = 500...5000
@@ -74,6 +91,9 @@ enum AccessRules {
         choice("selectOn", \.selectOn)
         choice("scanning", \.scanning)
         choice("switches", \.switches)
+        // Added after the form's first version: a form without them (an open old tab) keeps the standard look.
+        if !text(values["theme"]).isEmpty { choice("theme", \.display.theme) }
+        if !text(values["textSize"]).isEmpty { choice("textSize", \.display.textSize) }
 
         switch text(values["holdMs"]) {
         case "": settings.holdMs = 0
@@ -101,6 +121,7 @@ enum AccessRules {
             "scanning": settings.scanning.rawValue, "switches": settings.switches.rawValue,
             "scanSeconds": format.decimal(Double(settings.scanMs) / 1000, fractionDigits: 2),
             "dwellSeconds": format.decimal(Double(settings.dwellMs) / 1000, fractionDigits: 2),
+            "theme": settings.display.theme.rawValue, "textSize": settings.display.textSize.rawValue,
         ]
     }
 
@@ -130,18 +151,36 @@ extension AccessSettings {
         settings.scanMs = row["scanMs"]
         settings.switches = Switches(rawValue: row["switches"]) ?? settings.switches
         settings.dwellMs = row["dwellMs"]
+        settings.display = Display(row)
         return settings
+    }
+
+    /// Only the look of the patient's pages, read with the session (see `App.signedInActor`).
+    static func display(patientId: Int64, _ db: Database) throws -> Display {
+        try Row.fetchOne(db, sql: "SELECT theme, textSize FROM accessSetting WHERE patientId = ?", arguments: [patientId])
+            .map(Display.init) ?? .standard
     }
 
     func save(patientId: Int64, by userId: Int64, at now: Date, _ db: Database) throws {
         try db.execute(sql: """
-            INSERT INTO accessSetting (patientId, cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs, updatedAt, updatedBy)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO accessSetting (patientId, cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs,
+                                       theme, textSize, updatedAt, updatedBy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (patientId) DO UPDATE SET cellSize = excluded.cellSize, labelPosition = excluded.labelPosition,
               selectOn = excluded.selectOn, holdMs = excluded.holdMs, scanning = excluded.scanning, scanMs = excluded.scanMs,
-              switches = excluded.switches, dwellMs = excluded.dwellMs, updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
+              switches = excluded.switches, dwellMs = excluded.dwellMs, theme = excluded.theme, textSize = excluded.textSize,
+              updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
             """, arguments: [patientId, cellSize.rawValue, labelPosition.rawValue, selectOn.rawValue, holdMs,
-                             scanning.rawValue, scanMs, switches.rawValue, dwellMs, now, userId])
+                             scanning.rawValue, scanMs, switches.rawValue, dwellMs, display.theme.rawValue,
+                             display.textSize.rawValue, now, userId])
+    }
+}
+
+extension AccessSettings.Display {
+    /// From a row with `theme` and `textSize`; the table's CHECKs keep them valid, an unknown one falls back.
+    init(_ row: Row) {
+        self.init(theme: AccessSettings.Theme(rawValue: row["theme"] ?? "") ?? .auto,
+                  textSize: AccessSettings.TextSize(rawValue: row["textSize"] ?? "") ?? .standard)
     }
 }
 

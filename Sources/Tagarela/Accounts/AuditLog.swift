@@ -28,8 +28,7 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
         case loginFailed = "login_failed", lockout, patientModeOpen = "patient_mode_open", patientModeExit = "patient_mode_exit"
         case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
              linkDecline = "link_decline"
-        /// Health data leaving Tagarela: a CSV, an OBZ/OBL file, a printed report or plan.
-        case export
+        case export  // health data leaving as a file or a printed page: entity "patient", the patient's id, what in the summary
         /// A 403, or a 404 on a record, for a request (see `App.recordingRefusal`).
         case refused
     }

@@ -9,6 +9,8 @@ struct Actor: Sendable {
     let displayName: String
     let specialties: Set<Specialty>
     let supervisorId: Int64?
+    /// A patient's theme and text size, read with the session; every page they use shows it.
+    var display = AccessSettings.Display.standard
 
     var isPatientMode: Bool { supervisorId != nil }
 

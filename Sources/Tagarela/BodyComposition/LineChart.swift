@@ -14,13 +14,19 @@ struct LineChart: Sendable {
     /// One label per point (dates), shown under the first and last points and the middle one.
     let labels: [String]
     let series: [Series]
-    var width = 480.0
-    var height = 240.0
+    /// A phone's width: the chart is drawn near its own size there, so its text stays readable
+    /// (`fontSize` × the rendered width ÷ `width` ≥ 12 px from a 300 px figure up; see `minimumTextPixels`).
+    var width = 360.0
+    var height = 230.0
+    var fontSize = 15.0
 
     /// A value formatter for the axis and point labels (the locale's decimal mark).
     let format: @Sendable (Double) -> String
 
     static let palette = ["#0b7a5a", "#b3261e", "#1d4ed8", "#8a4b08"]
+
+    /// The size the smallest text of the chart is shown at when the chart is `renderedWidth` pixels wide.
+    func minimumTextPixels(renderedWidth: Double) -> Double { fontSize * renderedWidth / width }
 
     var svg: String {
         let values = series.flatMap { $0.values.compactMap { $0 } }
@@ -28,7 +34,7 @@ struct LineChart: Sendable {
         let padding = max((high - low) * 0.15, abs(high) * 0.02, 0.5)
         // Counts and measures are never negative: their axis does not go below zero.
         let bottom = low >= 0 ? max(low - padding, 0) : low - padding, top = high + padding
-        let left = 56.0, right = width - 16, upper = 28.0, lower = height - (series.count > 1 ? 52 : 40)
+        let left = 58.0, right = width - 18, upper = 30.0, lower = height - (series.count > 1 ? 54 : 40)
         func x(_ index: Int) -> Double {
             labels.count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(labels.count - 1)
         }
@@ -44,17 +50,17 @@ struct LineChart: Sendable {
 
         var parts: [String] = []
         parts.append(##"<svg class="chart" viewBox="0 0 \##(Int(width)) \##(Int(height))" role="img" aria-label="\##(escape(title + " (" + unit + ")"))" xmlns="http://www.w3.org/2000/svg">"##)
-        parts.append(##"<text x="\##(left)" y="18" font-size="16" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
+        parts.append(##"<text x="4" y="18" font-size="\##(Int(fontSize + 1))" font-weight="700" fill="#1a1a1a">\##(escape(title)) (\##(escape(unit)))</text>"##)
         for fraction in [0.0, 0.5, 1.0] {
             let value = bottom + (top - bottom) * fraction
             let yy = y(value)
             parts.append(##"<line x1="\##(left)" y1="\##(rounded(yy))" x2="\##(right)" y2="\##(rounded(yy))" stroke="#d0d0d0" stroke-width="1"/>"##)
-            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="13" text-anchor="end" fill="#4a4a4a">\##(label(value))</text>"##)
+            parts.append(##"<text x="\##(left - 6)" y="\##(rounded(yy + 4))" font-size="\##(Int(fontSize))" text-anchor="end" fill="#4a4a4a">\##(label(value))</text>"##)
         }
         let labelled = Set([0, labels.count / 2, labels.count - 1])
         for index in labelled.sorted() {
             let anchor = labels.count == 1 ? "middle" : index == 0 ? "start" : index == labels.count - 1 ? "end" : "middle"
-            parts.append(##"<text x="\##(rounded(x(index)))" y="\##(height - 14)" font-size="13" text-anchor="\##(anchor)" fill="#4a4a4a">\##(escape(labels[index]))</text>"##)
+            parts.append(##"<text x="\##(rounded(x(index)))" y="\##(height - 14)" font-size="\##(Int(fontSize))" text-anchor="\##(anchor)" fill="#4a4a4a">\##(escape(labels[index]))</text>"##)
         }
         for line in series {
             let points = line.values.enumerated().compactMap { index, value in value.map { (x(index), y($0), $0) } }
@@ -69,8 +75,8 @@ struct LineChart: Sendable {
         }
         if series.count > 1 {
             for (index, line) in series.enumerated() {
-                let legendX = left + Double(index) * 150
-                parts.append(##"<text x="\##(legendX)" y="\##(height - 2)" font-size="13" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
+                let legendX = left + Double(index) * (right - left) / Double(series.count)
+                parts.append(##"<text x="\##(rounded(legendX))" y="\##(height - 2)" font-size="\##(Int(fontSize))" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
             }
         }
         parts.append("</svg>")

@@ -40,11 +40,12 @@ enum DashboardRoutes {
 
     @Sendable static func patient(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let (pendingMeals, boards, requests) = try context.database.read { db in
-            (try Meal.queue(of: actor.userId).fetchCount(db), try Plan.filter(Column("patientId") == actor.userId).fetchCount(db),
+        let today = NutritionRoutes.today(context).date
+        let (data, requests) = try context.database.read { db in
+            (try PatientHomeData.fetch(patientId: actor.userId, today: today, context.t, db),
              try actor.isPatientMode ? [] : LinkRequests.pending(for: actor.userId, db))  // consent is not the child's on a tablet
         }
-        var page = PatientDashboard(actor: actor, pendingMeals: pendingMeals, boards: boards, t: context.t)
+        var page = PatientDashboard(actor: actor, data: data, t: context.t)
         page.linkRequests = LinkRequestsSection(requests, context.t)
         return context.render("dashboards/patient", title: "dashboard_patient_title", page)
     }
@@ -141,39 +142,6 @@ struct TutorDashboard: Sendable {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         self.patients = PatientRow.list(patients, context: context)
         isEmpty = patients.isEmpty
-    }
-}
-
-/// Big tiles for what the patient has. Each area fills in as its feature arrives; until then a
-/// tile says there is nothing yet rather than leading to an empty page.
-struct PatientDashboard: Sendable {
-    struct Tile: Sendable {
-        let key: String
-        let label: String
-        let status: String
-        let href: String?
-    }
-
-    let greeting: String
-    let tiles: [Tile]
-    var linkRequests: LinkRequestsSection?
-
-    init(actor: Actor, pendingMeals: Int, boards: Int, t: Translator) {
-        greeting = t("patient_greeting", ["name": actor.displayName])
-        tiles = ["boards", "games", "meals", "evaluations"].map { key in
-            if key == "boards", boards > 0 {
-                return Tile(key: key, label: t["tile_boards"], status: t("tile_boards_count", ["count": "\(boards)"]), href: "/play")
-            }
-            if key == "games" {
-                return Tile(key: key, label: t["tile_games"], status: t["educat_tile_status"], href: "/educat")
-            }
-            if key == "meals" {
-                return Tile(key: key, label: t["tile_meals"],
-                            status: pendingMeals == 0 ? t["tile_meals_empty"] : t("tile_meals_pending", ["count": "\(pendingMeals)"]),
-                            href: "/meals")
-            }
-            return Tile(key: key, label: t["tile_\(key)"], status: t["tile_\(key)_empty"], href: nil)
-        }
     }
 }
 

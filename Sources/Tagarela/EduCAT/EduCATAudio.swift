@@ -73,8 +73,9 @@ public enum EduCATAudio {
             if index > 0 { arguments.append(":") }
             arguments += ["synth", "0.4", "pluck", note, "gain", "-9"]
         }
-        guard SpeechAudio.run("/usr/bin/sox", arguments),
-              SpeechAudio.run(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav, "-codec:a", "libmp3lame", "-q:a", "7", mp3]),
+        guard ProcessRunner.succeeds("/usr/bin/sox", arguments, timeLimit: ProcessRunner.TimeLimit.speech, outputs: [wav]),
+              ProcessRunner.succeeds(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav, "-codec:a", "libmp3lame", "-q:a", "7", mp3],
+                                     timeLimit: ProcessRunner.TimeLimit.speech, outputs: [mp3]),
               rename(mp3, target) == 0
         else { throw Failure.tune }
         return true

@@ -11,6 +11,8 @@ struct EduCATBar: Sendable {
     let tuneURL: String
     /// For the screen reader: what the music switch does (UI chrome, from the catalogue).
     let musicHint: String
+    /// The pack's language, which may not be the page's (Catalan games on a Portuguese page): the game's `lang`.
+    let lang: String
 
     init(_ pack: EduCATPack, title: String, back: String, help: EduCATScreen?, _ t: Translator) {
         self.title = title
@@ -21,6 +23,7 @@ struct EduCATBar: Sendable {
         musicLabel = pack.label("music")
         tuneURL = EduCATContent.tuneURL
         musicHint = t["educat_music_hint"]
+        lang = pack.language
     }
 }
 

@@ -22,8 +22,10 @@ enum OBFRoutes {
     /// The plan and every board its folder cells lead to, as one package.
     @Sendable static func exportPackage(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let source = try context.database.read { db in
-            try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: true, db)
+        let source = try context.database.write { db in
+            let source = try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: true, db)
+            try audit(context, exported: source, as: "obz", db)
+            return source
         }
         let package = try exporter(context.app).package(source)
         return .download(package, type: "application/zip",
@@ -33,19 +35,29 @@ enum OBFRoutes {
     /// The plan alone, with its pictures and sounds inside the JSON.
     @Sendable static func exportBoard(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
-        let source = try context.database.read { db in
-            try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: false, db)
+        let source = try context.database.write { db in
+            let source = try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: false, db)
+            try audit(context, exported: source, as: "obf", db)
+            return source
         }
         return .download(exporter(context.app).single(source), type: "application/json",
                         name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obf"))
+    }
+
+    /// One audit row per export, naming the patient and the plans that left.
+    static func audit(_ context: RequestContext, exported source: OBFExportSource, as fileExtension: String, _ db: Database) throws {
+        let root = source.screens[0].plan
+        try context.audit.record(.export, "patient", root.patientId,
+                                 "plan \(root.id ?? 0) '\(root.name)' .\(fileExtension), \(source.screens.count) board(s)", db)
     }
 
     @Sendable static func usageLog(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let filter = UsageRoutes.Filter(context.request.query, context: context)
         let zone = context.app.configuration.timeZone
-        let log = try context.database.read { db in
+        let log = try context.database.write { db in
             let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            try context.audit.record(.export, "patient", patient.userId, "usage.obl \(filter.from)…\(filter.to)", db)
             let (taps, sentences) = try OBLBuilder.fetch(filter, patientId: patient.userId, timeZone: zone, db)
             let locale = try User.fetchOne(db, key: patient.userId)?.appLocale ?? context.locale
             return OBLBuilder.log(patientId: patient.userId, locale: locale.rawValue, taps: taps, sentences: sentences, timeZone: zone)

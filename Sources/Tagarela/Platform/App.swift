@@ -234,8 +234,13 @@ public final class App: Responder {
         guard let signedIn = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions, database)
         else { return nil }
         var actor = Actor(user: signedIn.user)
-        if let patientId = signedIn.session.patientModeFor, let patient = try database.read({ try User.find(patientId, $0) }) {
-            actor = Actor(user: patient, supervisorId: signedIn.user.id)
+        if let patientId = signedIn.session.patientModeFor, let found = try database.read({ db in
+            try User.find(patientId, db).map { (patient: $0, display: try AccessSettings.display(patientId: patientId, db)) }
+        }) {
+            actor = Actor(user: found.patient, supervisorId: signedIn.user.id)
+            actor.display = found.display
+        } else if actor.role == .patient {
+            actor.display = try database.read { try AccessSettings.display(patientId: actor.userId, $0) }
         }
         cache.store(session: signedIn, actor: actor, for: token, generation: generation)
         return (signedIn, actor)
@@ -247,7 +252,7 @@ public final class App: Responder {
     func run(_ handler: (RequestContext) throws -> Response, _ context: RequestContext) -> Response {
         let response: Response
         do {
-            response = try handler(context)
+            response = try FormLanguage.$current.withValue(FormLanguage(t: context.t, format: context.format)) { try handler(context) }
         } catch let error as AppError {
             response = errorPage(error.status, locale: context.locale, context: context)
         } catch where StorageFull.matches(error) {

@@ -10,8 +10,26 @@ struct FormState: Sendable, MustacheParent {
 
     init(values: [String: String] = [:]) { self.values = values }
 
-    init(_ form: Parameters, fields: [String]) {
-        for field in fields { values[field] = form[field] ?? "" }
+    /// The typed values of `fields`. A value longer than its field's limit (`TextLimit.of`, or
+    /// `limits` for this form) is cut to the limit and the field gets a message that names it, says
+    /// the limit and that the text was cut: every form refuses a pasted megabyte the same way, keeps
+    /// what fits and never echoes the rest back.
+    init(_ form: Parameters, fields: [String], limits: [String: TextLimit] = [:]) {
+        for field in fields {
+            let value = form[field] ?? ""
+            let limit = limits[field] ?? TextLimit.of(field)
+            // utf8.count ≥ count, and is free: the cheap test first, on every field of every form.
+            guard value.utf8.count > limit.characters, case let typed = value.count, typed > limit.characters else {
+                values[field] = value
+                continue
+            }
+            values[field] = String(value.prefix(limit.characters))
+            errors[field] = FormLanguage.current.map { language in
+                language.t("limits_error_too_long", ["field": language.t[limit.label],
+                                                     "max": language.format.decimal(Double(limit.characters), fractionDigits: 0),
+                                                     "typed": language.format.decimal(Double(typed), fractionDigits: 0)])
+            } ?? "\(field): \(typed) > \(limit.characters)"
+        }
     }
 
     var hasErrors: Bool { !errors.isEmpty }
@@ -57,6 +75,45 @@ struct FormState: Sendable, MustacheParent {
         default: nil
         }
     }
+}
+
+/// The language of the request being handled, for messages written where no context is at hand
+/// (`FormState.init`). `App.run` binds it around every handler, deferred ones included.
+struct FormLanguage: Sendable {
+    let t: Translator
+    let format: LocalizedFormat
+
+    @TaskLocal static var current: FormLanguage?
+}
+
+/// The longest text a field takes, in characters (what a person counts, not bytes), and the catalogue
+/// key of its label for the message. Chosen in docs/decisions.md, "Limits before work".
+struct TextLimit: Sendable, Equatable {
+    let characters: Int
+    let label: String
+
+    /// A name of a person, food, plan, symbol or category, a username, a spoken text: one line on a card or a tile.
+    static func name(_ label: String) -> TextLimit { TextLimit(characters: 120, label: label) }
+    /// Observations, notes, descriptions, a diagnosis, a meal's reason: a long page of text.
+    static func note(_ label: String) -> TextLimit { TextLimit(characters: 5_000, label: label) }
+    /// Anything else (numbers, dates, times, choices, a contact): ten times what any valid value needs.
+    static func short(_ label: String) -> TextLimit { TextLimit(characters: 200, label: label) }
+
+    /// The limit of a field, by the name every form gives it.
+    static func of(_ field: String) -> TextLimit {
+        byField[field] ?? TextLimit(characters: 200, label: "limits_field_this")
+    }
+
+    static let byField: [String: TextLimit] = [
+        "name": .name("field_name"), "displayName": .name("field_name"), "tutorName": .name("field_tutor_name"),
+        "username": .name("field_username"), "tutorUsername": .name("field_username"), "spokenText": .name("symbol_spoken"),
+        "customName": .name("meal_custom_name"),
+        "body": .note("observation_body"), "description": .note("plan_description"), "notes": .note("field_notes"),
+        "diagnosis": TextLimit(characters: 500, label: "field_diagnosis"), "reason": .note("answer_reason"), "instead": .note("answer_instead"),
+        "contact": .short("field_contact"),
+        // PasswordPolicy refuses more than 256 with its own message; this only bounds what is read.
+        "password": TextLimit(characters: 1_000, label: "field_password"),
+    ]
 }
 
 /// One choice of a `<select>` or a group of radio buttons, already translated.

@@ -5,24 +5,42 @@ import HTTPServer
 /// never by their name, and re-encoded by ffmpeg so what is stored is a plain, bounded JPEG.
 struct MediaStore: Sendable {
     let directory: String
+    /// `maxPixels` but in tests, which lower it to reach ffmpeg's own check.
+    var pixelLimit = MediaStore.maxPixels
 
     enum ImageKind: String, Sendable { case png, jpeg, webp }
 
     enum Failure: Error, Equatable {
-        /// Not a PNG, JPEG or WebP (an SVG, a PDF, a renamed file…).
+        /// Not a PNG, JPEG or WebP (an SVG, a PDF, a renamed file…), or a header cut short.
         case notAnImage
+        /// More pixels than `maxPixels`: refused from its header, before anything is decoded.
+        case tooLarge(ImageHeader.Size)
         /// ffmpeg could not read or write it.
         case unreadable
+        /// ffmpeg took longer than `ProcessRunner.TimeLimit.imageConversion`.
+        case tookTooLong
     }
+
+    /// The most pixels an image may have: 50 megapixels holds every phone camera's full-resolution
+    /// mode up to 8160 × 6120 and costs ffmpeg about a second; a 16 000 × 16 000 picture (256
+    /// megapixels) cost 6.5 s and 1 GB. See docs/decisions.md, "Limits before work".
+    static let maxPixels = 50_000_000
 
     /// What the first bytes say the file is. Pure.
     static func kind(of header: [UInt8]) -> ImageKind? {
-        if header.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if header.starts(with: ImageHeader.pngSignature) { return .png }
         if header.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if header.count >= 12, header.starts(with: Array("RIFF".utf8)), Array(header[8..<12]) == Array("WEBP".utf8) {
             return .webp
         }
         return nil
+    }
+
+    /// The file's format if its header is readable and declares at most `maxPixels`. Pure.
+    static func check(_ bytes: [UInt8], maxPixels: Int = MediaStore.maxPixels) throws(Failure) -> ImageHeader.Format {
+        guard kind(of: Array(bytes.prefix(16))) != nil, let (format, size) = ImageHeader.read(bytes) else { throw .notAnImage }
+        guard size.pixels <= maxPixels else { throw .tooLarge(size) }
+        return format
     }
 
     /// Stores `upload` as a JPEG at most `maxSide` pixels on its longer side, keeping proportions;
@@ -46,30 +64,37 @@ struct MediaStore: Sendable {
     }
 
     private func storeImage(atPath source: String, folder: String, fileExtension: String, maxSide: Int) throws -> String {
-        let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: source))
-        let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
-        try handle.close()
-        guard Self.kind(of: header) != nil else { throw Failure.notAnImage }
+        // Mapped, not read: only the pages the header walk touches are loaded.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: source), options: .alwaysMapped) else { throw Failure.unreadable }
+        let format = try Self.check([UInt8](data.prefix(Self.headerBytes)), maxPixels: pixelLimit)
 
         let relative = "\(folder)/\(UUID().uuidString.lowercased()).\(fileExtension)"
         let target = directory + "/" + relative
         try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
-        let ffmpeg = Process()
-        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         let quality = fileExtension == "jpg" ? ["-q:v", "4"] : []
-        ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-i", source, "-frames:v", "1",
-                            "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
+        // The format read from the header, and the same pixel limit in the decoder: a header that lies
+        // about the size, or a file ffmpeg would probe as something else, is refused by ffmpeg too.
+        let arguments = ["-nostdin", "-v", "error", "-y", "-max_pixels", "\(Self.decoderLimit(pixelLimit))", "-f", format.demuxer,
+                         "-i", source, "-frames:v", "1",
+                         "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
             + quality + [target]
-        ffmpeg.standardOutput = FileHandle.nullDevice
-        ffmpeg.standardError = FileHandle.nullDevice
-        try ffmpeg.run()
-        ffmpeg.waitUntilExit()
-        guard ffmpeg.terminationStatus == 0, FileManager.default.fileExists(atPath: target) else {
-            try? FileManager.default.removeItem(atPath: target)
+        do {
+            try ProcessRunner.run(SpeechAudio.ffmpeg, arguments, timeLimit: ProcessRunner.TimeLimit.imageConversion, outputs: [target])
+        } catch ProcessRunner.Failure.timedOut {
+            throw Failure.tookTooLong
+        } catch {
             throw Failure.unreadable
         }
+        guard FileManager.default.fileExists(atPath: target) else { throw Failure.unreadable }
         return relative
     }
+
+    /// ffmpeg counts the pixels of its padded buffer (each row rounded up to 64 or 128 pixels): an
+    /// 8160 × 6120 picture is 8192 × 6120 to it. An eighth more leaves room for that and nothing else.
+    static func decoderLimit(_ pixels: Int) -> Int { pixels + pixels / 8 }
+
+    /// Enough of a file to find a JPEG's frame header behind its EXIF and ICC segments (each at most 64 KiB).
+    static let headerBytes = 1 << 20
 
     func remove(_ relative: String?) {
         guard let relative, !relative.contains("..") else { return }
@@ -95,6 +120,26 @@ struct MediaStore: Sendable {
     }
 }
 
+extension ImageHeader.Format {
+    /// ffmpeg's reader for exactly this format.
+    var demuxer: String { rawValue + "_pipe" }
+}
+
+extension MediaStore.Failure {
+    /// What the person who sent the picture is told, in their language.
+    func message(_ t: Translator, _ format: LocalizedFormat) -> String {
+        switch self {
+        case .notAnImage, .unreadable: t["error_photo_invalid"]
+        case .tooLarge(let size):
+            t("limits_error_image_too_large", ["width": Self.whole(size.width, format), "height": Self.whole(size.height, format),
+                                               "megapixels": Self.whole(MediaStore.maxPixels / 1_000_000, format)])
+        case .tookTooLong: t["limits_error_image_too_slow"]
+        }
+    }
+
+    private static func whole(_ number: Int, _ format: LocalizedFormat) -> String { format.decimal(Double(number), fractionDigits: 0) }
+}
+
 extension RequestContext {
     /// Runs `save` with the photo uploaded in `field` stored (or the reason it was refused). Converting
     /// an image takes ffmpeg a while, so with a photo the work moves to the media pool.
@@ -108,8 +153,8 @@ extension RequestContext {
             app.run({ context in
                 do {
                     return try save(try context.app.media.storePhoto(upload), nil)
-                } catch is MediaStore.Failure {
-                    return try save(nil, context.t["error_photo_invalid"])
+                } catch let failure as MediaStore.Failure {
+                    return try save(nil, failure.message(context.t, context.format))
                 }
             }, self)
         }

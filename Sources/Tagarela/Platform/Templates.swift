@@ -111,6 +111,7 @@ struct PageChrome: Sendable, MustacheParent {
         case "flash": flash
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
+        case "displayClasses": displayClasses
         default: nil
         }
     }
@@ -124,6 +125,8 @@ struct PageChrome: Sendable, MustacheParent {
     var keepsBoardsOffline = false
     /// A page seen signed out: boards kept for offline use on this device are deleted.
     var forgetsOfflineBoards = false
+    /// On a patient's pages: their theme and text size, as classes of `<html>`.
+    var displayClasses: String?
 
     init() {}
 
@@ -137,6 +140,7 @@ struct PageChrome: Sendable, MustacheParent {
         // and the games or the meal check-in have nothing to keep.
         keepsBoardsOffline = context.actor?.role == .patient && OfflineBoards.isBoardPage(context.request.path)
         forgetsOfflineBoards = context.signedIn == nil
+        displayClasses = context.actor.flatMap { $0.role == .patient ? $0.display.classes : nil }
     }
 }
 
