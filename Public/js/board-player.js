@@ -1,15 +1,17 @@
 // The communication board player: a touched pictogram speaks at once, joins the sentence strip,
 // and its tap is logged exactly once, queued while the network is away (event-queue.js). How a touch,
 // a switch or a resting pointer becomes a choice is access.js's job (the patient's access settings).
+// The strip is kept in sessionStorage, so a sentence survives folders, Back and Home (each a page load).
 
 import { installAccess } from "./access.js";
+import { fitLabels, keepFitted } from "./board-fit.js";
 import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("player");
 
 if (player) {
   const QUIET_KEY = "tagarela-quiet";
-  const { tapUrl, csrf = "", plan = "", board = "", offlineText = "", sentText = "" } = player.dataset;
+  const { tapUrl, csrf = "", plan = "", board = "", offlineText = "", sentText = "", stripKey = "tagarela-strip" } = player.dataset;
   const stripWords = player.querySelector(".strip-words");
   const quietBox = player.querySelector(".strip-quiet");
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -101,7 +103,7 @@ if (player) {
       });
     }
     safely(() => press(cell));
-    safely(() => addWord({ symbol, label, audio }, image));
+    safely(() => addWord({ symbol, label, audio, image, lang: cell.dataset.lang }));
     safely(() => queue.add({ symbol, plan, board }));
   }
 
@@ -112,20 +114,65 @@ if (player) {
     pressTimers.set(cell, setTimeout(() => cell.classList.remove("is-pressed"), 150));
   }
 
-  function addWord(word, image) {
+  function addWord(word) {
+    if (!stripWords) return; // a big-symbol plan: one word, no sentence
     strip.push(word);
+    showWord(word);
+    keepStrip();
+  }
+
+  function showWord(word) {
     const item = document.createElement("li");
     item.className = "strip-word";
-    if (image) {
+    if (word.image) {
       const img = document.createElement("img");
-      img.src = image;
+      img.src = word.image;
       img.alt = "";
       item.append(img);
     }
     const text = document.createElement("span");
     text.textContent = word.label;
+    if (word.lang) text.lang = word.lang;
     item.append(text);
     stripWords.append(item);
+    item.scrollIntoView?.({ block: "nearest", inline: "end" });
+  }
+
+  function keepStrip() {
+    safely(() => sessionStorage.setItem(stripKey, JSON.stringify(strip)));
+  }
+
+  // The sentence begun on another board of this tab (a folder, Back, Home).
+  function restoreStrip() {
+    if (!stripWords) return;
+    let kept = [];
+    safely(() => (kept = JSON.parse(sessionStorage.getItem(stripKey) || "[]")));
+    if (!Array.isArray(kept)) return;
+    for (const word of kept.slice(-100)) {
+      if (!word || typeof word.label !== "string" || !/^[0-9]+$/.test(String(word.symbol))) continue;
+      strip.push(word);
+      showWord(word);
+      preload(word.audio);
+    }
+  }
+
+  // Back and Home come with the page; a board kept offline was kept without them, so they are made here
+  // from the link's trail (?from=3,8: root first) when missing.
+  function restoreTrailLinks() {
+    const nav = player.querySelector(".player-nav");
+    const trail = (new URLSearchParams(location.search).get("from") || "").split(",").filter((id) => /^[0-9]+$/.test(id));
+    if (!nav || trail.length === 0 || nav.querySelector(".player-back")) return;
+    const link = (className, href, text) => {
+      const a = document.createElement("a");
+      a.className = `button button-large ${className}`;
+      a.href = href;
+      a.textContent = text;
+      return a;
+    };
+    const back = trail.at(-1), rest = trail.slice(0, -1);
+    nav.prepend(
+      link("player-home", `/play/${trail[0]}`, player.dataset.homeText || ""),
+      link("player-back", `/play/${back}${rest.length ? `?from=${rest.join(",")}` : ""}`, player.dataset.backText || ""));
   }
 
   // --- Wiring --------------------------------------------------------------------------------
@@ -155,12 +202,14 @@ if (player) {
     if (strip.length === 0) return;
     strip.pop();
     stripWords.lastElementChild?.remove();
+    keepStrip();
   });
   player.querySelector(".strip-clear")?.addEventListener("click", () => {
     speakRun++;
     current?.pause();
     strip.length = 0;
     stripWords.replaceChildren();
+    keepStrip();
   });
 
   if (quietBox) {
@@ -170,6 +219,10 @@ if (player) {
   }
 
   for (const cell of player.querySelectorAll(".cell[data-audio]")) safely(() => preload(cell.dataset.audio));
+  safely(restoreStrip);
+  safely(restoreTrailLinks);
+  const grid = player.querySelector(".board");
+  if (grid) safely(() => keepFitted(grid, fitLabels));
 
   window.tagarelaPlayer = { queueLength: queue.length, flush: queue.flush };
 }

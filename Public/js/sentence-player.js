@@ -4,6 +4,7 @@
 // the word clips in order, and logs the sentence; the server then makes the whole clip for next time.
 
 import { installAccess } from "./access.js";
+import { fitLabels, keepFitted, layoutChoices } from "./board-fit.js";
 import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("sentence-player");
@@ -27,6 +28,7 @@ if (player) {
   let question = false;
   let current = null;
   let speakRun = 0;
+  let refit = () => {};
 
   const sentenceKey = () => `${chosen.map((cell) => cell.dataset.word).join(",")}|${negated ? 1 : 0}|${question ? 1 : 0}`;
 
@@ -136,6 +138,7 @@ if (player) {
     if (chosen.length === 0) question = false;
     questionButton.setAttribute("aria-pressed", String(question));
     renderStrip();
+    refit(); // a new step shows another number of words: the grid takes their shape
     const whole = known.get(sentenceKey());
     if (whole) clipFor(whole); // said before: its clip loads while the patient reaches for "speak"
     return firstShown;
@@ -243,6 +246,13 @@ if (player) {
   for (const cell of cells) clipFor(cell.dataset.audio);
   clipFor(negationAudio);
   render();
+  const grid = player.querySelector(".sentence-choices");
+  if (grid) {
+    refit = keepFitted(grid, (board) => {
+      layoutChoices(board);
+      fitLabels(board);
+    });
+  }
 
   window.tagarelaSentence = { played, sentenceKey, queueLength: queue.length, flush: queue.flush, knownClips: known };
 }

@@ -195,8 +195,10 @@ import Testing
         let elisa = try test.browser(loggedInAs: "elisa")
         let elisaId = try test.id(of: "elisa")
         let meal = try #require(try test.read { try Meal.headOfQueue(of: elisaId, $0) })
+        let version = try #require(try test.read { try Int.fetchOne($0, sql: "SELECT version FROM meal WHERE id = ?", arguments: [meal]) })
         let refused = try elisa.postMultipart("/meals/\(meal)/answer",
-                                              fields: [("followed", "0"), ("reason", "Sem fome"), ("instead", "Uma fruta")],
+                                              fields: [("followed", "0"), ("version", "\(version)"), ("reason", "Sem fome"),
+                                                       ("instead", "Uma fruta")],
                                               files: [(field: "photo", filename: "prato.png", contentType: "image/png", content: Self.huge)])
         #expect(refused.status == 422)
         #expect(refused.text.contains("20.000 × 20.000"))

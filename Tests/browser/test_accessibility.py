@@ -4,7 +4,7 @@ from test_accounts import log_in
 
 PAGES = {
     "ana": ["/clinician", "/patients/7", "/patients/7/edit", "/patients/new", "/symbols", "/symbols/new?q=comer",
-            "/symbols/1/edit", "/patients/7/plans", "/patients/7/plans/new", "/plans/4/edit?cell=2", "/plans/4/print",
+            "/symbols/1/edit", "/patients/7/plans", "/patients/7/plans/new", "/plans/4/edit?cell=2", "/plans/4/print", "/patients/7/book",
             "/plans/9/edit", "/plans/9/edit?add=verb",
             "/patients/7/usage", "/patients/7/observations", "/patients/7/observations/print", "/patients/7/access", "/account", "/patients/7/educat", "/patients/7/boards/import"],
     "nadia": ["/clinician", "/patients/9/nutrition", "/patients/9/meals/new", "/patients/9/meals/1/edit", "/foods"],

@@ -65,8 +65,13 @@ def test_a_clinician_records_a_symbols_voice_in_the_browser(demo_server, page):
     click_and_wait(page, page.find_element(By.XPATH, "//form[@enctype='multipart/form-data']//button[@type='submit']"))
     assert page.find_element(By.CSS_SELECTOR, ".flash").text.startswith("Símbolo criado")
     card = [c for c in page.find_elements(By.CSS_SELECTOR, ".symbol-card") if "água fresquinha" in c.text][0]
-    source = card.find_element(By.TAG_NAME, "audio").get_attribute("src")
-    assert "/media/audio/rec-" in source, "the recording, normalised by the server, is the symbol's voice"
+    play = card.find_element(By.CSS_SELECTOR, "button.symbol-play")
+    assert "/media/audio/rec-" in play.get_attribute("data-audio"), "the recording, normalised by the server, is the symbol's voice"
+    assert card.find_elements(By.TAG_NAME, "audio") == [], "one visible button, not the browser's audio control"
+    assert play.accessible_name == "Ouvir: água fresquinha"
+    assert play.size["height"] >= 44 and play.size["width"] <= card.size["width"]
+    play.click()
+    WebDriverWait(page, 5).until(lambda p: p.execute_script("return window.tagarelaSymbolPlayed") == [play.get_attribute("data-audio")])
 
 
 def test_taps_made_after_the_session_ended_wait_for_the_next_session(demo_server, page):

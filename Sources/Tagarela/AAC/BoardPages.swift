@@ -11,6 +11,8 @@ struct BoardView: Sendable, MustacheParent {
         case "planId": planId
         case "name": self.name
         case "columnsClass": columnsClass
+        case "rowsClass": rowsClass
+        case "labelClass": labelClass
         case "cells": cells
         default: nil
         }
@@ -29,6 +31,8 @@ struct BoardView: Sendable, MustacheParent {
             case "colourClass": colourClass
             case "linkPlanId": linkPlanId
             case "isFolder": isFolder
+            case "lang": lang
+            case "page": page
             default: nil
             }
         }
@@ -43,31 +47,62 @@ struct BoardView: Sendable, MustacheParent {
         let colourClass: String
         let linkPlanId: Int64?
         let isFolder: Bool
+        /// The language the label is written in (the symbol's voice), for `lang`.
+        let lang: String?
+        /// In a printed book: the page of the board a folder opens.
+        var page: Int?
     }
 
     let planId: Int64
     let name: String
+    let rows: Int
+    let columns: Int
     let columnsClass: String
-    let cells: [Cell]
+    let rowsClass: String
+    /// One label size per board, from its longest word (`LabelFit`, board.css).
+    let labelClass: String
+    var cells: [Cell]
 
     init(_ screen: BoardScreen, _ t: Translator) {
         planId = screen.plan.id!
         name = screen.plan.name
+        rows = screen.plan.rows
+        columns = screen.plan.columns
         columnsClass = "cols-\(screen.plan.columns)"
+        rowsClass = "rows-\(screen.plan.rows)"
         cells = screen.cells.map { cell in
             if let link = cell.link {
                 return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: nil,
                             label: cell.symbol?.name ?? link.name, imageURL: cell.symbol?.imageURL, audioURL: nil,
-                            colourClass: CategoryColour.white.cssClass, linkPlanId: link.id, isFolder: true)
+                            colourClass: CategoryColour.white.cssClass, linkPlanId: link.id, isFolder: true,
+                            lang: cell.symbol?.voice)
             }
             guard let symbol = cell.symbol else {
                 return Cell(position: cell.position, number: cell.position + 1, isEmpty: true, symbolId: nil, label: "",
-                            imageURL: nil, audioURL: nil, colourClass: "", linkPlanId: nil, isFolder: false)
+                            imageURL: nil, audioURL: nil, colourClass: "", linkPlanId: nil, isFolder: false, lang: nil)
             }
             return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: symbol.id,
                         label: symbol.name, imageURL: symbol.imageURL, audioURL: symbol.audioURL,
-                        colourClass: cell.colour.cssClass, linkPlanId: nil, isFolder: false)
+                        colourClass: cell.colour.cssClass, linkPlanId: nil, isFolder: false, lang: symbol.voice)
         }
+        labelClass = LabelFit.cssClass(labels: cells.map(\.label))
+    }
+}
+
+/// One label size for a whole board: the size that lets its longest word fit a cell's width. The
+/// stylesheet turns the class into a font size from the cell's width (container units); the player's
+/// script only shrinks it further where a real font's word came out wider than the estimate.
+enum LabelFit {
+    static let shortest = 4
+    static let longest = 16
+
+    /// Characters in the longest word of any label (words are never broken, so the longest one decides).
+    static func longestWord(_ labels: [String]) -> Int {
+        labels.flatMap { $0.split(whereSeparator: \.isWhitespace) }.map(\.count).max() ?? 0
+    }
+
+    static func cssClass(labels: [String]) -> String {
+        "label-chars-\(min(longest, max(shortest, longestWord(labels))))"
     }
 }
 
@@ -165,6 +200,18 @@ struct EditorPage: Sendable {
     let boards: [SelectOption]
     let positions: [SelectOption]
     let search: String
+    /// The board on each kind of screen (`BoardFit`), and the devices where its cells fall under 64 px.
+    let fit: [FitDevice]
+    let fitWarning: String?
+
+    struct FitDevice: Sendable {
+        let name: String
+        let size: String
+        let verdict: String
+        let fits: Bool
+        let orientationClass: String
+        let spans: [Int]
+    }
 
     init(screen: BoardScreen, patientName: String, selected: Int?, categories: [Category], symbols: [Symbol], boards: [Plan],
          search: String, category: String, _ t: Translator) {
@@ -190,11 +237,17 @@ struct EditorPage: Sendable {
             SelectOption(value: "\($0)", label: t("cell_number", ["n": "\($0 + 1)"]), isSelected: false)
         }
         self.search = search
+        let plan = screen.plan
+        fit = BoardFit.devices.map { device in
+            let result = BoardFit.cells(rows: plan.rows, columns: plan.columns, width: device.width, height: device.height,
+                                        hasStrip: plan.planType != .bigSymbol)
+            let size = ["w": "\(max(0, result.cellWidth))", "h": "\(max(0, result.cellHeight))"]
+            return FitDevice(name: t["boards_fit_device_\(device.key)"], size: "\(device.width) × \(device.height)",
+                             verdict: result.fits ? t("boards_fit_ok", size) : t("boards_fit_too_small", size), fits: result.fits,
+                             orientationClass: device.width > device.height ? "fit-landscape" : "fit-portrait",
+                             spans: Array(0..<plan.cellCount))
+        }
+        let tooSmall = fit.filter { !$0.fits }.map { "\($0.name) (\($0.size))" }
+        fitWarning = tooSmall.isEmpty ? nil : t("boards_fit_warning", ["devices": tooSmall.joined(separator: ", ")])
     }
-}
-
-struct PrintPage: Sendable {
-    let board: BoardView
-    let patientName: String
-    let description: String
 }

@@ -35,7 +35,7 @@ enum OfflineRoutes {
         let negations = list.sentenceLanguages.compactMap { locale in
             context.app.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
         }.map { "/media/audio/\($0)" }
-        var files = [assets.stylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
+        var files = [assets.stylesheet, assets.boardStylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
                      assets.sentenceScript, "/pictograms/\(TimerRoutes.animal).svg"] + Assets.importedModules
         files += PatientHomeRules.pictograms.map { "/pictograms/\($0).svg" }
         files += (alarmExists ? ["/media/audio/\(alarm)"] : []) + list.mediaURLs + negations

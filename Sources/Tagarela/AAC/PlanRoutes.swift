@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Plans (boards and big-symbol plans): the list per patient, creation, the board editor, printing.
 enum PlanRoutes {
-    static let templates = ["aac/plans", "aac/plan-form", "aac/editor", "aac/print"]
+    static let templates = ["aac/plans", "aac/plan-form", "aac/editor", "aac/print", "aac/print-sheet", "aac/book"]
 
     static func add(to router: inout Router<Route>) {
         router.get("/patients/:id/plans", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), list)
@@ -13,6 +13,7 @@ enum PlanRoutes {
         router.get("/plans/:plan/edit", .signedIn([.clinician], clinicianSpecialty: .speech), editor)
         router.post("/plans/:plan/cells/:position", .signedIn([.clinician], clinicianSpecialty: .speech), setCell)
         router.get("/plans/:plan/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), printView)
+        router.get("/patients/:id/book", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), book)
         router.get("/pictograms/:file", .signedIn(Set(Role.allCases)), pictogram)
         router.get("/media/audio/:file", .signedIn(Set(Role.allCases)), audio)
         router.get("/media/images/:file", .signedIn(Set(Role.allCases)), image)
@@ -132,16 +133,47 @@ enum PlanRoutes {
         }
     }
 
+    /// One plan on one sheet of paper (a sentence plan prints its words).
     @Sendable static func printView(_ context: RequestContext) throws -> Response {
         let actor = try context.requireActor()
         let page = try context.database.write { db in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
             let patient = try User.fetchOne(db, key: plan.patientId)!
             try context.audit.record(.export, "patient", plan.patientId, "print plan \(plan.id!) '\(plan.name)'", db)
-            return PrintPage(board: BoardView(try BoardScreen.fetch(plan, db), context.t), patientName: patient.displayName,
-                             description: plan.description)
+            return PrintPage(sheet: try sheet(plan, patientName: patient.displayName, pageNumber: nil, pages: [:], context.t, db))
         }
         return context.render("aac/print", title: "print_title", page)
+    }
+
+    /// The communication book: a cover (patient, date, clinicians, contents), then every plan of the
+    /// patient on a page of its own; a folder cell names the page of the board it opens.
+    @Sendable static func book(_ context: RequestContext) throws -> Response {
+        let actor = try context.requireActor()
+        let page = try context.database.write { db in
+            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
+            let user = try User.fetchOne(db, key: patient.userId)!
+            let plans = BookPage.order(try Plan.filter(Column("patientId") == patient.userId).fetchAll(db))
+            try context.audit.record(.export, "patient", patient.userId, "communication book (\(plans.count) plans)", db)
+            let pages = BookPage.pageNumbers(of: plans)
+            let clinicians = try User.fetchAll(db, keys: Set(plans.map(\.clinicianId))).map(\.displayName).sorted()
+            return BookPage(
+                patientId: patient.userId, patientName: user.displayName, date: context.format.longDate(context.now),
+                clinicians: clinicians.isEmpty ? nil : clinicians.joined(separator: ", "),
+                entries: plans.map { BookPage.Entry(name: $0.name, kind: context.t["plan_type_\($0.type)"], pageNumber: pages[$0.id!]!) },
+                sheets: try plans.map { try sheet($0, patientName: user.displayName, pageNumber: pages[$0.id!], pages: pages, context.t, db) },
+                isEmpty: plans.isEmpty)
+        }
+        return context.render("aac/book", title: "boards_book_title", page)
+    }
+
+    static func sheet(_ plan: Plan, patientName: String, pageNumber: Int?, pages: [Int64: Int], _ t: Translator,
+                      _ db: Database) throws -> PrintSheet {
+        if plan.planType == .sentence {
+            return PrintSheet(sentencePlan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), patientName: patientName,
+                              pageNumber: pageNumber, t)
+        }
+        return PrintSheet(board: BoardView(try BoardScreen.fetch(plan, db), t), patientName: patientName,
+                          description: plan.description, pageNumber: pageNumber, pages: pages, t)
     }
 
     // MARK: - Files

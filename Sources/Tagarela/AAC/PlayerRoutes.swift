@@ -39,10 +39,12 @@ enum PlayerRoutes {
         let screen = try context.database.read { db -> PlayerScreen in
             let plan = try PlanScope.find(context.id("plan"), visibleTo: actor, db)
             if plan.planType == .sentence { return .sentence(plan) }
-            // Opened from a folder cell: a back button returns to the board it came from.
-            let parent = try context.request.query["from"].flatMap(Int64.init).flatMap { id in
-                try Plan.filter(key: id).filter(Column("patientId") == plan.patientId).fetchOne(db)
-            }
+            // Opened from folder cells: the boards on the way here, root first (`BoardTrail`). Only this
+            // patient's boards count; anything else in the link is dropped.
+            let asked = BoardTrail.parse(context.request.query["from"])
+            let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
+                .filter(keys: asked).filter(Column("patientId") == plan.patientId)))
+            let trail = BoardTrail(boards: asked.filter(known.contains))
             // The grid is the same for every request until its cells or one of its symbols change: the key
             // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
             let version = try String.fetchOne(db, SQLRequest<String>(sql: """
@@ -55,8 +57,9 @@ enum PlayerRoutes {
                 context.app.renderFragmentHTML("aac/board-grid", BoardView(try BoardScreen.fetch(plan, db), context.t),
                                                locale: context.locale)
             }
-            return .board(PlayerPage(planId: plan.id!, name: plan.name, isBigSymbol: plan.planType == .bigSymbol, grid: grid,
-                                     offlineText: context.t["player_offline"], backURL: parent.map { "/play/\($0.id!)" },
+            return .board(PlayerPage(planId: plan.id!, patientId: plan.patientId, name: plan.name,
+                                     isBigSymbol: plan.planType == .bigSymbol, grid: trail.folderLinks(in: grid, from: plan.id!),
+                                     offlineText: context.t["player_offline"], backURL: trail.backURL, homeURL: trail.homeURL,
                                      access: try AccessView.forPatient(plan.patientId, db)))
         }
         switch screen {
@@ -151,24 +154,58 @@ struct PlayListPage: Sendable {
     let plans: [Tile]
 }
 
+/// The boards a child went through by folder cells to reach this one, root first: carried in the
+/// links as `?from=3,8` so Back and Home need no state on the tablet (and work from a kept offline copy).
+/// Pure.
+struct BoardTrail: Equatable {
+    static let longest = 8
+    var boards: [Int64]
+
+    /// `from=3,8` → [3, 8]; junk, repeats and anything past the eighth board are dropped.
+    static func parse(_ text: String?) -> [Int64] {
+        var seen = Set<Int64>()
+        return (text ?? "").split(separator: ",").prefix(longest).compactMap { Int64($0) }.filter { $0 > 0 && seen.insert($0).inserted }
+    }
+
+    static func query(_ boards: [Int64]) -> String {
+        boards.isEmpty ? "" : "?from=" + boards.map(String.init).joined(separator: ",")
+    }
+
+    /// The board one step back, with the trail that led to it.
+    var backURL: String? { boards.last.map { "/play/\($0)" + BoardTrail.query(boards.dropLast()) } }
+    /// The root of the board set: where the child entered it.
+    var homeURL: String? { boards.first.map { "/play/\($0)" } }
+
+    /// The grid is cached with folder links one step deep (`?from=<this board>`); here they get the whole trail.
+    func folderLinks(in grid: String, from board: Int64) -> String {
+        guard !boards.isEmpty else { return grid }
+        let trail = (boards + [board]).suffix(BoardTrail.longest)
+        return grid.replacingOccurrences(of: "?from=\(board)\"", with: BoardTrail.query(Array(trail)) + "\"")
+    }
+}
+
 struct PlayerPage: Sendable, MustacheParent {
     let planId: Int64
+    let patientId: Int64
     let name: String
     let isBigSymbol: Bool
     /// The board's cells, rendered once per version of the board (see `FragmentCache`).
     let grid: String
     let offlineText: String
     let backURL: String?
+    let homeURL: String?
     let access: AccessView
 
     func child(named name: String) -> Any? {
         switch name {
         case "planId": planId
+        case "patientId": patientId
         case "name": self.name
         case "isBigSymbol": isBigSymbol
         case "grid": grid
         case "offlineText": offlineText
         case "backURL": backURL
+        case "homeURL": homeURL
         case "access": access
         default: nil
         }

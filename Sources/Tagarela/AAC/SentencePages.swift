@@ -100,9 +100,15 @@ struct SentencePlayerPage: Sendable {
         let isOpener: Bool
         /// Space-separated ids of the words allowed after this one.
         let next: String
+        /// The language of the label (the symbol's voice).
+        let lang: String
     }
 
     let planId: Int64
+    /// The language the plan speaks, for `lang` on the strip and the NO word (`lang` is the page's).
+    let speechLang: String
+    /// One label size for the whole builder (`LabelFit`).
+    let labelClass: String
     let name: String
     let words: [Word]
     let isEmpty: Bool
@@ -127,8 +133,11 @@ struct SentencePlayerPage: Sendable {
             Word(id: word.id, role: word.role.rawValue, symbolId: word.symbol.id!, label: word.symbol.name,
                  imageURL: word.symbol.imageURL, audioURL: word.symbol.audioURL, colourClass: word.colour.cssClass,
                  isShortcut: word.isShortcut, isOpener: openers.contains(word.id),
-                 next: (grammar.next[word.id] ?? []).map(String.init).joined(separator: " "))
+                 next: (grammar.next[word.id] ?? []).map(String.init).joined(separator: " "),
+                 lang: word.symbol.voice ?? locale.rawValue)
         }
+        speechLang = locale.rawValue
+        labelClass = LabelFit.cssClass(labels: words.map(\.label))
         isEmpty = openers.isEmpty
         let json = (try? JSONSerialization.data(withJSONObject: knownClips, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         self.knownClips = String(decoding: json, as: UTF8.self)

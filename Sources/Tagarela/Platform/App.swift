@@ -100,6 +100,8 @@ public final class App: Responder {
         self.logger = logger
         self.clock = clock
         self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
+                             boardStylesheet: staticFiles.url(for: "/css/board.css"),
+                             symbolScript: staticFiles.url(for: "/js/symbol-play.js"),
                              icon: staticFiles.url(for: "/img/icon.svg"),
                              evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
                              playerScript: staticFiles.url(for: "/js/board-player.js"),

@@ -147,11 +147,13 @@ struct PageChrome: Sendable, MustacheParent {
 /// Fingerprinted URLs of the assets every page loads.
 struct Assets: Sendable, MustacheParent {
     /// Imported by the player scripts: ES modules import by plain URL, so these are not fingerprinted.
-    static let importedModules = ["/js/access.js", "/js/event-queue.js"]
+    static let importedModules = ["/js/access.js", "/js/event-queue.js", "/js/board-fit.js"]
 
     func child(named name: String) -> Any? {
         switch name {
         case "stylesheet": stylesheet
+        case "boardStylesheet": boardStylesheet
+        case "symbolScript": symbolScript
         case "icon": icon
         case "evaluationScript": evaluationScript
         case "playerScript": playerScript
@@ -166,6 +168,9 @@ struct Assets: Sendable, MustacheParent {
     }
 
     let stylesheet: String
+    /// The boards' layout and print sheets (player, editor, print), loaded after the stylesheet.
+    let boardStylesheet: String
+    let symbolScript: String
     let icon: String
     let evaluationScript: String
     let playerScript: String
