@@ -191,7 +191,7 @@ final class Sweep {
 
     /// At most `perKind` records of one kind, spread from the first to the last: the demo's 100-odd
     /// meals and symbols differ little past that, and the sweep must stay under a minute.
-    static let perKind = 16
+    static let perKind = 10
 
     static func spread<T>(_ records: [T]) -> [T] {
         guard records.count > perKind else { return records }
