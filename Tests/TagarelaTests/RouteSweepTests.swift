@@ -23,9 +23,10 @@ import Testing
         #expect(sweep.requests > 4000, "the sweep reached too little: \(sweep.requests) requests")
         #expect(sweep.statuses.keys.contains(200) && sweep.statuses.keys.contains(303) && sweep.statuses.keys.contains(422),
                 "the sweep never got past the checks: \(sweep.statuses)")
-        // The wall time grows with the load of the shared machine, the CPU time of this process (server
-        // and client both) with the tests running beside it: the smaller one bounds what the sweep costs.
-        #expect(min(seconds, cpu) < 60, "the sweep took \(Int(seconds)) s, \(Int(cpu)) s of CPU")
+        // Alone it takes about 45 s. The wall time grows with the load of the shared machine, the CPU time
+        // of this process (server and client both) with the suites running beside it; the smaller one,
+        // within twice that, catches a sweep grown out of proportion without failing on a busy machine.
+        #expect(min(seconds, cpu) < 120, "the sweep took \(Int(seconds)) s, \(Int(cpu)) s of CPU")
     }
 
     static func processCPUSeconds() -> Double {
