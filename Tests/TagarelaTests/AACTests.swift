@@ -207,7 +207,8 @@ import Testing
         #expect(try test.browser(loggedInAs: "bruno").get("/plans/\(carlasBoard.id!)/edit").status == 403, "tutors do not edit")
         #expect(try test.browser(loggedInAs: "elisa").get("/plans/\(carlasBoard.id!)/edit").status == 403, "patients do not edit")
         #expect(try test.browser(loggedInAs: "elisa").get("/play/\(carlasBoard.id!)").status == 404, "another patient's board")
-        #expect(try test.browser(loggedInAs: "nadia").get("/plans/\(carlasBoard.id!)/print").status == 200, "a linked clinician")
+        #expect(try test.browser(loggedInAs: "ana").get("/plans/\(carlasBoard.id!)/print").status == 200, "a linked clinician")
+        #expect(try test.browser(loggedInAs: "nadia").get("/plans/\(carlasBoard.id!)/print").status == 403, "a linked nutritionist")
         let symbol = try symbolsOn(test, carlasBoard)[0]
         let bruno = try test.browser(loggedInAs: "bruno"), elisa = try test.browser(loggedInAs: "elisa")
         let before = try test.snapshot()

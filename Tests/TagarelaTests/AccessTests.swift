@@ -143,7 +143,7 @@ private extension Result {
         let test = try await TestApp()
         let davi = try test.id(of: "Davi Alves")
         // nadia is a clinician of Carla and Elisa, not Davi's; bruno is Carla's tutor, not Davi's.
-        for (person, status) in [("nadia", 404), ("bruno", 404), ("dani", 403), ("admin", 403)] {
+        for (person, status) in [("nadia", 403), ("bruno", 404), ("dani", 403), ("admin", 403)] {  // nadia: no speech
             let browser = try test.browser(loggedInAs: person)
             _ = try browser.get("/account")
             #expect(try browser.get("/patients/\(davi)/access").status == status, "\(person) reads")

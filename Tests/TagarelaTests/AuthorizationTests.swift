@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPTestSupport
 @testable import Tagarela
 import Testing
@@ -143,5 +144,144 @@ import Testing
         // Invitations only for accounts that never had a password; a set one is an admin's reset.
         #expect(try world.browsers["nadia"]!.post(world.path("/people/{Elisa Martins}/invitation")).status == 404)
         #expect(try world.browsers["admin"]!.post(world.path("/admin/accounts/{ana}/password-reset")).status == 200)
+    }
+
+    // MARK: Specialties
+
+    /// Pure: a clinician needs the route's specialty; other roles are not concerned by it.
+    @Test func aRouteSpecialtyBindsClinicianOnly() {
+        let now = Date()
+        func actor(_ role: Role, _ specialties: Set<Specialty>) -> Actor {
+            Actor(user: User(id: 1, username: "x", displayName: "X", role: role, specialties: User.specialtiesText(specialties),
+                             createdAt: now, updatedAt: now))
+        }
+        let speech = Access.signedIn([.clinician, .tutor], clinicianSpecialty: .speech)
+        #expect(speech.admits(actor(.clinician, [.speech])))
+        #expect(speech.admits(actor(.clinician, [.speech, .nutrition])))
+        #expect(!speech.admits(actor(.clinician, [.nutrition])))
+        #expect(!speech.admits(actor(.clinician, [])))
+        #expect(speech.admits(actor(.tutor, [])))
+        #expect(!speech.admits(actor(.trainer, [])))
+        #expect(Access.signedIn([.clinician]).admits(actor(.clinician, [.nutrition])), "no specialty named: any clinician")
+    }
+
+    /// Which specialty each clinical area needs, read from the router: a route added later in one of
+    /// these areas without its specialty fails here.
+    static func expectedSpecialty(of pattern: String) -> Specialty? {
+        let speech = ["/plans", "/symbols", "/categories", "/usage", "/observations", "/access", "/educat", "/boards", "/book"]
+        let nutrition = ["/nutrition", "/meals", "/weights", "/foods"]
+        if nutrition.contains(where: pattern.contains) { return .nutrition }
+        if speech.contains(where: pattern.contains) { return .speech }
+        return nil
+    }
+
+    /// Every AAC route × ana (speech) and nadia (nutrition), on Carla, whom both follow: the other
+    /// specialty gets 403 on every page and every form, before any record is looked at.
+    @Test func everyAACAndNutritionRouteNeedsItsSpecialty() async throws {
+        let world = try await World()
+        let test = world.test
+        let carla = world.ids["Carla Costa"]!
+        let ids: [String: String] = try test.read { db in
+            func first(_ sql: String) throws -> String { try Int64.fetchOne(db, sql: sql, arguments: [carla]).map(String.init) ?? "999999" }
+            return ["id": "\(carla)", "position": "0", "file": "none.svg",
+                    "plan": try first("SELECT id FROM plan WHERE patientId = ? ORDER BY id"),
+                    "meal": try first("SELECT id FROM meal WHERE patientId = ? ORDER BY id"),
+                    "symbol": try first("SELECT id FROM symbol WHERE patientId = ? OR patientId IS NULL ORDER BY id"),
+                    "word": try first("SELECT w.id FROM sentenceWord w JOIN plan p ON p.id = w.planId WHERE p.patientId = ?")]
+        }
+        var checked: [Specialty: Int] = [:]
+        // Pages first: a form may withdraw the meal a page would show.
+        let routes = test.app.router.patterns.sorted { ($0.method == .get ? 0 : 1) < ($1.method == .get ? 0 : 1) }
+        for route in routes {
+            guard case .found(let handler, _) = test.app.router.match(route.method, HostileInputTests.path(route.pattern, [:])),
+                  case .signedIn(let roles, let specialty) = handler.access, roles.contains(.clinician) else { continue }
+            #expect(specialty == Self.expectedSpecialty(of: route.pattern), "\(route.method) \(route.pattern) needs \(String(describing: Self.expectedSpecialty(of: route.pattern)))")
+            guard let specialty else { continue }
+            let path = HostileInputTests.path(route.pattern, ids)
+            for (persona, has) in [("ana", specialty == .speech), ("nadia", specialty == .nutrition)] {
+                let before = try test.snapshot()
+                let response = route.method == .get ? try world.browsers[persona]!.get(path) : try world.browsers[persona]!.post(path)
+                if has {
+                    #expect(response.status != 403 && response.status < 500, "\(persona) \(route.method) \(path): \(response.status)")
+                } else {
+                    #expect(response.status == 403, "\(persona) \(route.method) \(path): \(response.status)")
+                    #expect(try test.snapshot() == before, "\(persona) \(route.method) \(path) changed data")
+                }
+                checked[specialty, default: 0] += 1
+            }
+        }
+        #expect(checked[.speech, default: 0] >= 50 && checked[.nutrition, default: 0] >= 20, "\(checked)")
+
+        // The reproduced failure, by name: Nádia may not open Carla's board; Ana, Bruno (her tutor) may.
+        let board = world.path("/plans/\(ids["plan"]!)/edit")
+        #expect(try world.browsers["nadia"]!.get(board).status == 403)
+        #expect(try world.browsers["ana"]!.get(board).status == 200)
+        #expect(try world.browsers["bruno"]!.get("/plans/\(ids["plan"]!)/print").status == 200, "tutors keep the boards")
+        #expect(try world.browsers["bruno"]!.get("/patients/\(carla)/usage").status == 200)
+        #expect(try world.browsers["carla-mode"]!.get("/play").status == 200, "patients keep their boards")
+        // And pages only link what the reader may open.
+        let patientPage = try world.browsers["nadia"]!.get("/patients/\(carla)").text
+        #expect(!patientPage.contains("/patients/\(carla)/plans") && patientPage.contains("/patients/\(carla)/nutrition"))
+        #expect(!(try world.browsers["nadia"]!.get("/clinician").text.contains("href=\"/symbols\"")))
+        #expect(try world.browsers["ana"]!.get("/clinician").text.contains("href=\"/symbols\""))
+    }
+
+    // MARK: Refusals in the audit trail
+
+    /// A 403, and a 404 on a record for someone signed in, leave a `refused` entry with the method and
+    /// the path; at most `perKey` a minute per user, so a loop over ids cannot flood the log.
+    @Test func refusedRequestsAreAuditedWithinALimit() async throws {
+        let test = try await TestApp(configure: { $0.reportsDatabaseAccesses = true })
+        let nadia = try test.browser(loggedInAs: "nadia"), ana = try test.browser(loggedInAs: "ana")
+        let anonymous = try test.browser()
+        let nadiaId = try test.id(of: "nadia"), elisa = try test.id(of: "Elisa Martins"), carla = try test.id(of: "Carla Costa")
+        func refused() throws -> [Row] {
+            try test.read { try Row.fetchAll($0, sql: "SELECT * FROM auditEntry WHERE action = 'refused' ORDER BY id") }
+        }
+
+        let forbidden = try nadia.get("/plans/1/edit")
+        #expect(forbidden.status == 403)
+        #expect(forbidden.header("X-Tagarela-DB-Nested") == nil || forbidden.header("X-Tagarela-DB-Nested") == "0")
+        var entries = try refused()
+        #expect(entries.count == 1)
+        #expect((entries.last?["actorId"] as Int64?) == nadiaId)
+        #expect((entries.last?["summary"] as String?)?.contains("GET /plans/1/edit") == true)
+
+        let notHers = try ana.get("/patients/\(elisa)")  // Elisa is Nádia's, not Ana's
+        #expect(notHers.status == 404)
+        #expect(notHers.header("X-Tagarela-DB-Nested") == "0")
+        entries = try refused()
+        #expect(entries.count == 2)
+        #expect((entries.last?["summary"] as String?)?.contains("GET /patients/\(elisa) → 404") == true)
+
+        #expect(try anonymous.post("/patients/\(carla)", [("displayName", "X")], csrf: "wrong").status == 403)
+        entries = try refused()
+        #expect(entries.count == 3)
+        #expect((entries.last?["actorId"] as Int64?) == nil)
+        #expect((entries.last?["summary"] as String?)?.hasPrefix("POST /patients/") == true)
+
+        // Not refusals of a record: an unknown page, a missing pictogram file.
+        #expect(try ana.get("/no-such-page").status == 404)
+        #expect(try ana.get("/pictograms/none.svg").status == 404)
+        #expect(try refused().count == 3)
+
+        // A flood: 50 more refusals from Nádia in the same minute keep `perKey` entries in all.
+        for plan in 1...50 { _ = try nadia.get("/plans/\(plan)/edit") }
+        let limit = test.app.refusalLimit.perKey
+        #expect(try refused().filter { ($0["actorId"] as Int64?) == nadiaId }.count == limit)
+        #expect(try ana.get("/plans/1/edit").status == 200, "others are not slowed by it")
+        test.clock.advance(by: 61)
+        #expect(try nadia.get("/plans/1/edit").status == 403)
+        #expect(try refused().filter { ($0["actorId"] as Int64?) == nadiaId }.count == limit + 1, "a new minute counts anew")
+    }
+
+    @Test func theRefusalLimitCountsPerKeyAndInAllWithinAMinute() {
+        let limit = RefusalAuditLimit(perKey: 2, total: 3)
+        let start = Date(timeIntervalSince1970: 1_795_000_020)
+        #expect(limit.admit("a", at: start) && limit.admit("a", at: start))
+        #expect(!limit.admit("a", at: start))
+        #expect(limit.admit("b", at: start))
+        #expect(!limit.admit("c", at: start), "the total is reached")
+        #expect(limit.admit("a", at: start.addingTimeInterval(60)), "a new minute starts from zero")
     }
 }

@@ -122,11 +122,12 @@ import Testing
         #expect(game.contains("NOVO RECORDE!!"), "the clinician chose the pt-BR pack")
         #expect(try carla.post("/educat/results", challenge(hits: 1, errors: 5, lives: 5)).status == 200)
 
-        // Not linked: 404; not a clinician or tutor: 403.
+        // Not linked: 404; not a clinician or tutor, or a clinician without speech therapy: 403.
         let davi = try test.id(of: "Davi Alves")
-        #expect(try test.browser(loggedInAs: "nadia").get("/patients/\(davi)/educat").status == 404)
+        #expect(try test.browser(loggedInAs: "beatriz").get("/patients/\(carlaId)/educat").status == 404)
+        #expect(try test.browser(loggedInAs: "nadia").get("/patients/\(davi)/educat").status == 403)
         #expect(try test.browser(loggedInAs: "dani").get("/patients/\(carlaId)/educat").status == 403)
-        #expect(try test.browser(loggedInAs: "nadia").post("/patients/\(davi)/educat/settings", [("seconds", "5"), ("lives", "2")]).status == 404)
+        #expect(try test.browser(loggedInAs: "nadia").post("/patients/\(davi)/educat/settings", [("seconds", "5"), ("lives", "2")]).status == 403)
     }
 
     @Test func theAudioStepMakesEveryClipOnceAndIsQuickTheSecondTime() async throws {
@@ -154,9 +155,10 @@ import Testing
         let child = ["elisa": 200, "carla-mode": 200]
         let pages: [(String, [String: Int])] = [
             ("/educat", child), ("/educat/letters", child), ("/educat/conta-cops/challenge", child), ("/educat/records", child),
-            ("/patients/{Carla Costa}/educat", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404]),
-            ("/patients/{Davi Alves}/educat", ["ana": 200, "nadia": 404, "bruno": 404, "beatriz": 200]),
-            ("/patients/{Elisa Martins}/educat", ["ana": 404, "nadia": 200, "bruno": 404, "beatriz": 404]),
+            // nadia is a nutritionist: eduCAT is speech therapy's (403 before any record is looked at).
+            ("/patients/{Carla Costa}/educat", ["ana": 200, "bruno": 200, "beatriz": 404]),
+            ("/patients/{Davi Alves}/educat", ["ana": 200, "bruno": 404, "beatriz": 200]),
+            ("/patients/{Elisa Martins}/educat", ["ana": 404, "bruno": 404, "beatriz": 404]),
         ]
         for (template, allowed) in pages {
             for persona in AuthorizationTests.personas {
@@ -180,7 +182,8 @@ import Testing
         }
         for (persona, template, expected) in [("bruno", "/patients/{Carla Costa}/educat/settings", 403),
                                               ("carla-mode", "/patients/{Carla Costa}/educat/settings", 403),
-                                              ("nadia", "/patients/{Davi Alves}/educat/settings", 404),
+                                              ("nadia", "/patients/{Carla Costa}/educat/settings", 403),
+                                              ("ana", "/patients/{Elisa Martins}/educat/settings", 404),
                                               ("dani", "/patients/{Carla Costa}/educat/settings", 403),
                                               ("anonymous", "/patients/{Carla Costa}/educat/settings", 403)] {
             let before = try stored()
@@ -188,6 +191,6 @@ import Testing
             #expect(try stored() == before)
         }
         #expect(try world.browsers["elisa"]!.post("/educat/results", result).status == 200)
-        #expect(try world.browsers["nadia"]!.post(world.path("/patients/{Elisa Martins}/educat/settings"), settings).status == 303)
+        #expect(try world.browsers["ana"]!.post(world.path("/patients/{Carla Costa}/educat/settings"), settings).status == 303)
     }
 }

@@ -129,11 +129,12 @@ import Testing
         switch access {
         case .anyone: [nil]
         case .inPatientMode: ["bruno"]
-        case .signedIn(let roles):
+        case .signedIn(let roles, let specialty):
             roles.sorted { $0.rawValue < $1.rawValue }.flatMap { role -> [String?] in
                 switch role {
                 case .admin: ["admin"]
-                case .clinician: ["ana", "nadia"]
+                // ana is a speech therapist, nadia a nutritionist: each fuzzes the routes of her specialty.
+                case .clinician: specialty.map { $0 == .speech ? ["ana"] : ["nadia"] } ?? ["ana", "nadia"]
                 case .trainer: ["dani"]
                 case .tutor: ["bruno"]
                 case .patient: ["elisa"]

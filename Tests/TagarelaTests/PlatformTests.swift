@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HTTPServer
 import HTTPTestSupport
+import Logging
 @testable import Tagarela
 import Testing
 
@@ -142,5 +143,134 @@ import Testing
         check.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(text == "ok\n1\n")
+    }
+
+    // MARK: Database scope
+
+    /// A read or write inside another, on the same thread, throws instead of reaching GRDB (which stops
+    /// the process); the outer access goes on, the next one works, and the scope counts both.
+    @Test func aNestedDatabaseAccessThrowsAndTheProcessStaysUp() async throws {
+        let test = try await TestApp(seedDemo: false)
+        let scope = DatabaseScope(test.app.database, path: "/test")
+        let outer = try scope.read { db -> Int in
+            #expect(throws: NestedDatabaseAccess.self) { try scope.read { _ in 1 } }
+            #expect(throws: NestedDatabaseAccess.self) { try scope.write { _ in 1 } }
+            return try Int.fetchOne(db, sql: "SELECT 41 + 1")!
+        }
+        #expect(outer == 42)
+        try scope.write { db in
+            #expect(throws: NestedDatabaseAccess.self) { try scope.read { _ in 1 } }
+            #expect(throws: NestedDatabaseAccess.self) { try scope.write { _ in 1 } }
+            try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES ('scope', 'kept', CURRENT_TIMESTAMP)")
+        }
+        #expect(try scope.read { try String.fetchOne($0, sql: "SELECT value FROM setting WHERE key = 'scope'") } == "kept",
+                "the write whose nested access was refused still committed")
+        #expect(scope.accessCount == 3)
+        #expect(scope.nestedCount == 4)
+        #expect(!DatabaseScope.isOpenOnThisThread)
+
+        // Another scope on the same thread is refused too: the rule is per thread, not per object.
+        let other = DatabaseScope(test.app.database)
+        #expect(throws: NestedDatabaseAccess.self) { try scope.read { _ in try other.read { _ in 1 } } }
+
+        // A thread of its own (deferred work on a WorkPool) opens its access while this one is open.
+        let pool = WorkPool(name: "test", maxConcurrent: 1)
+        let fromPool = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int, Error>) in
+            pool.submit { continuation.resume(with: Result { try scope.read { try Int.fetchOne($0, sql: "SELECT 7")! } }) }
+        }
+        #expect(fromPool == 7)
+    }
+
+    /// `App.run` answers a handler's nested access with a 500 page, and the server keeps answering.
+    @Test func aHandlerThatNestsGetsA500AndTheServerKeepsServing() async throws {
+        let test = try await TestApp(seedDemo: false, configure: { $0.reportsDatabaseAccesses = true })
+        let context = RequestContext(request: Request(method: .get, path: "/nested"), app: test.app, signedIn: nil, actor: nil,
+                                     locale: .en, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
+        let response = test.app.run({ context in
+            try context.database.read { _ in
+                try context.database.read { _ in Response.text("unreachable") }
+            }
+        }, context)
+        #expect(response.status == .internalServerError)
+        #expect(context.database.nestedCount == 1)
+        #expect(try test.client.get(SiteRoutes.healthPath).status == 200)
+        let page = try test.client.get("/")
+        #expect(page.header("X-Tagarela-DB-Nested") == "0")
+        #expect(page.header("X-Tagarela-DB-Accesses") != nil)
+        let plain = try await TestApp(seedDemo: false)
+        #expect(try plain.client.get("/").header("X-Tagarela-DB-Accesses") == nil, "the counts are a test configuration's only")
+    }
+
+    /// Feature code reaches the database through `context.database` only: the raw pool is for the
+    /// composition root, the session lookup of the dispatcher and the command line.
+    @Test func featureCodeNeverReachesTheRawPool() throws {
+        let root = TestApp.repositoryRoot + "/Sources/Tagarela"
+        let allowed: Set<String> = ["Platform/App.swift", "Platform/AppDatabase.swift", "Platform/DatabaseScope.swift",
+                                    "Platform/ReadCache.swift", "Platform/RequestContext.swift", "Accounts/Session.swift",
+                                    "Accounts/Accounts.swift", "Nutrition/Food.swift", "Demo/DemoClinic.swift"]
+        var offenders: [String] = []
+        for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
+            guard !allowed.contains(file) else { continue }
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            if text.contains("DatabasePool") || text.contains("app.database") || text.contains("DatabaseQueue") {
+                offenders.append(file)
+            }
+        }
+        #expect(offenders.isEmpty, "these files reach the raw pool: \(offenders)")
+    }
+
+    // MARK: A read-only data folder
+
+    /// `tagarela migrate` and `serve` on a data folder they cannot write exit non-zero with one line that
+    /// names the folder and the fix, not a bare SQLite error. Run as root, the binary runs as `nobody`
+    /// (root writes anywhere); otherwise the folder is made read-only and `App.make` is checked too.
+    @Test(arguments: ["fresh", "existing database"])
+    func aReadOnlyDataFolderIsNamedWithItsFix(_ state: String) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tagarela-readonly-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder)
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder + "/db")
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        if state == "existing database" {
+            _ = try AppDatabase.migrate(AppConfiguration(dataDirectory: folder, resourcesDirectory: TestApp.repositoryRoot))
+            for file in (try FileManager.default.contentsOfDirectory(atPath: folder + "/db")) {
+                try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: folder + "/db/" + file)
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder + "/db")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+
+        let binary = TestApp.repositoryRoot + "/.build/debug/tagarela"
+        #expect(FileManager.default.isExecutableFile(atPath: binary), "build the binary first: swift build --build-tests")
+        for command in [["migrate"], ["serve", "--port", "0"]] {
+            let process = Process()
+            let arguments = command + ["--data", folder, "--resources", TestApp.repositoryRoot]
+            if geteuid() == 0 {
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments
+            } else {
+                process.executableURL = URL(fileURLWithPath: binary)
+                process.arguments = arguments
+            }
+            let errors = Pipe()
+            process.standardError = errors
+            process.standardOutput = Pipe()
+            try process.run()
+            let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus != 0, "\(command[0]) exited 0: \(text)")
+            let line = text.split(separator: "\n").first { $0.contains("not writable") }.map(String.init) ?? ""
+            #expect(line.contains(folder), "\(command[0]) should name the folder: \(text)")
+            #expect(line.contains("chown") && line.contains("--data"), "\(command[0]) should name the fix: \(text)")
+            #expect(!text.contains("SQLite error"), "\(command[0]): \(text)")
+        }
+        if geteuid() != 0 {
+            await #expect(throws: DataFolderNotWritable.self) {
+                _ = try await App.make(AppConfiguration(dataDirectory: folder, resourcesDirectory: TestApp.repositoryRoot),
+                                       logger: Logger(label: "test"))
+            }
+        }
     }
 }

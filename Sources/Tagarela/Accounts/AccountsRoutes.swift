@@ -52,11 +52,11 @@ enum AccountsRoutes {
         return .deferred(on: app.hashingPool) {
             app.run({ context in
                 var form = typed
-                let found = try app.database.read { try User.named(username, $0) }
+                let found = try context.database.read { try User.named(username, $0) }
                 let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
                 let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
                 guard verified, var user = usable else {
-                    try app.database.write { db in
+                    try context.database.write { db in
                         try recordFailedLogin(username: username, account: found?.id, admission: admission, context, db)
                     }
                     form.fail("username", context.t["login_failed"])
@@ -65,7 +65,7 @@ enum AccountsRoutes {
                 }
                 app.loginThrottle.recordSuccess(username: username, address: address)
                 let rehash = app.passwords.needsRehash(user.passwordHash!) ? app.passwords.hash(password) : nil
-                let token = try app.database.write { db in
+                let token = try context.database.write { db in
                     if let rehash {
                         user.passwordHash = rehash
                         try user.update(db, columns: ["passwordHash"])
@@ -136,7 +136,7 @@ enum AccountsRoutes {
             app.run({ context in
                 var invitation = invitation, user = user
                 let hash = app.passwords.hash(password)
-                let sessionToken = try app.database.write { db -> String? in
+                let sessionToken = try context.database.write { db -> String? in
                     // Re-read inside the transaction: of two tabs racing, one wins.
                     guard case .valid = try Invitation.find(token: token, at: context.now, db) else { return nil }
                     invitation.usedAt = context.now
@@ -227,7 +227,7 @@ enum AccountsRoutes {
                     return try accountPage(context, form: form, status: .unprocessableContent)
                 }
                 let hash = app.passwords.hash(password)
-                try app.database.write { db in
+                try context.database.write { db in
                     user.passwordHash = hash
                     user.updatedAt = context.now
                     user.passwordSetAt = context.now
@@ -289,7 +289,7 @@ enum AccountsRoutes {
             app.run({ context in
                 guard admission.wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
                     if admission.wait == 0, admission.locksAccount {
-                        try app.database.write { db in
+                        try context.database.write { db in
                             try context.audit.record(.lockout, "session", patientId, "patient mode exit", db)
                         }
                     }
@@ -302,7 +302,7 @@ enum AccountsRoutes {
                     return page
                 }
                 app.loginThrottle.recordPatientModeExitSuccess(session: sessionId)
-                try app.database.write { db in
+                try context.database.write { db in
                     try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [sessionId])
                     try context.audit.record(.patientModeExit, "patient", patientId, "", db)
                 }

@@ -29,6 +29,8 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
         case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
              linkDecline = "link_decline"
         case export  // health data leaving as a file or a printed page: entity "patient", the patient's id, what in the summary
+        /// A 403, or a 404 on a record, for a request (see `App.recordingRefusal`).
+        case refused
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }

@@ -27,9 +27,21 @@ struct Actor: Sendable {
 enum Access: Sendable {
     case anyone
     /// Signed in with one of these roles. In patient mode the actor is the patient, so adult
-    /// pages are out of reach until the adult's password is entered again.
-    case signedIn(Set<Role>)
+    /// pages are out of reach until the adult's password is entered again. With a
+    /// `clinicianSpecialty`, a clinician must also have it: the AAC pages are speech therapy's, the
+    /// meal plans nutrition's, whoever the patients are linked to. Other roles are not affected.
+    case signedIn(Set<Role>, clinicianSpecialty: Specialty? = nil)
     case inPatientMode
+
+    /// Whether `actor` (signed in) may call a route with this access. Pure.
+    func admits(_ actor: Actor) -> Bool {
+        switch self {
+        case .anyone: true
+        case .signedIn(let roles, let specialty):
+            roles.contains(actor.role) && (actor.role != .clinician || specialty.map(actor.specialties.contains) ?? true)
+        case .inPatientMode: actor.isPatientMode
+        }
+    }
 }
 
 /// Which patients an actor may know about: the only way patient records are read.

@@ -51,6 +51,8 @@ struct PatientPage: Sendable {
     let tutors: [Tutor]
     let isClinician: Bool
     let isNutritionist: Bool
+    /// Tutors see the boards too; a clinician needs the speech specialty.
+    let showsSpeech: Bool
     let maySupervise: Bool
     /// The patient's own login may still be invited (it has a username and never had a password).
     let mayInvite: Bool
@@ -78,6 +80,7 @@ struct PatientPage: Sendable {
         startedOn = patient.startedOn.flatMap { ISODate.date($0, timeZone: zone) }.map(context.format.longDate)
         isClinician = actor.role == .clinician
         isNutritionist = isClinician && actor.specialties.contains(.nutrition)
+        showsSpeech = !isClinician || actor.specialties.contains(.speech)
         contact = isClinician ? patient.contact : ""
         notes = isClinician ? patient.notes : ""
         username = user.username

@@ -14,6 +14,7 @@ extension ClinicianDashboard: MustacheParent {
         case "isEmpty": isEmpty
         case "countText": countText
         case "showsNutrition": showsNutrition
+        case "showsSpeech": showsSpeech
         case "nutrition": nutrition
         default: nil
         }

@@ -104,12 +104,14 @@ struct ClinicianDashboard: Sendable {
     let isEmpty: Bool
     let countText: String
     let showsNutrition: Bool
+    let showsSpeech: Bool
     /// Patients with overdue meals or low adherence first.
     let nutrition: [NutritionRow]
 
     init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
          context: RequestContext) {
         showsNutrition = actor.specialties.contains(.nutrition)
+        showsSpeech = actor.specialties.contains(.speech)
         nutrition = patients.map { patient -> (People.PatientSummary, NutritionRules.Adherence) in
             (patient, adherence[patient.id] ?? NutritionRules.Adherence())
         }

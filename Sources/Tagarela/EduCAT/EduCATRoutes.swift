@@ -13,8 +13,8 @@ enum EduCATRoutes {
         router.get("/educat/:screen", .signedIn([.patient]), screen)
         router.get("/educat/:screen/:mode", .signedIn([.patient]), activity)
         router.post("/educat/results", .signedIn([.patient]), postResult)
-        router.get("/patients/:id/educat", .signedIn([.clinician, .tutor]), results)
-        router.post("/patients/:id/educat/settings", .signedIn([.clinician]), saveSettings)
+        router.get("/patients/:id/educat", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), results)
+        router.post("/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech), saveSettings)
     }
 
     /// The child's pack and settings: the clinician's choice of pack, else the patient's language,

@@ -11,7 +11,7 @@ enum CheckInRoutes {
         router.get("/meals", .signedIn([.patient]), showCheckIn)
         router.get("/meals/history", .signedIn([.patient]), showHistory)
         router.get("/meals/:meal", .signedIn([.patient]), showMeal)
-        router.get("/meals/:meal/photo", .signedIn([.patient, .clinician]), showMealPhoto)
+        router.get("/meals/:meal/photo", .signedIn([.patient, .clinician], clinicianSpecialty: .nutrition), showMealPhoto)
         router.get("/meals/:meal/answer", .signedIn([.patient]), showAnswerForm)
         router.post("/meals/:meal/answer", .signedIn([.patient]), answer)
         router.get("/measurements", .signedIn([.patient]), showMeasurements)

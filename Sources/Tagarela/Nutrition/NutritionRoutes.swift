@@ -7,16 +7,16 @@ enum NutritionRoutes {
     static let templates = ["nutrition/review", "nutrition/meal-form", "nutrition/foods"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/nutrition", .signedIn([.clinician]), review)
-        router.get("/patients/:id/meals/new", .signedIn([.clinician]), newMeal)
-        router.post("/patients/:id/meals", .signedIn([.clinician]), createMeal)
-        router.get("/patients/:id/meals/:meal/edit", .signedIn([.clinician]), editMeal)
-        router.post("/patients/:id/meals/:meal", .signedIn([.clinician]), updateMeal)
-        router.post("/patients/:id/meals/:meal/withdraw", .signedIn([.clinician]), withdrawMeal)
-        router.post("/patients/:id/meals/copy", .signedIn([.clinician]), copyDay)
-        router.post("/patients/:id/weights", .signedIn([.clinician]), addWeight)
-        router.get("/foods", .signedIn([.clinician]), showFoods)
-        router.post("/foods", .signedIn([.clinician]), createFood)
+        router.get("/patients/:id/nutrition", .signedIn([.clinician], clinicianSpecialty: .nutrition), review)
+        router.get("/patients/:id/meals/new", .signedIn([.clinician], clinicianSpecialty: .nutrition), newMeal)
+        router.post("/patients/:id/meals", .signedIn([.clinician], clinicianSpecialty: .nutrition), createMeal)
+        router.get("/patients/:id/meals/:meal/edit", .signedIn([.clinician], clinicianSpecialty: .nutrition), editMeal)
+        router.post("/patients/:id/meals/:meal", .signedIn([.clinician], clinicianSpecialty: .nutrition), updateMeal)
+        router.post("/patients/:id/meals/:meal/withdraw", .signedIn([.clinician], clinicianSpecialty: .nutrition), withdrawMeal)
+        router.post("/patients/:id/meals/copy", .signedIn([.clinician], clinicianSpecialty: .nutrition), copyDay)
+        router.post("/patients/:id/weights", .signedIn([.clinician], clinicianSpecialty: .nutrition), addWeight)
+        router.get("/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition), showFoods)
+        router.post("/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition), createFood)
     }
 
     /// A linked patient, for a clinician with the nutrition specialty.

@@ -32,7 +32,7 @@ struct OBFImporter: Sendable {
     }
 
     func run(_ boards: [OBFBoard], patientId: Int64, actor: Actor, fallbackLocale: AppLocale, now: Date, timeZone: TimeZone,
-             database: DatabasePool, audit: AuditContext, t: Translator) throws -> Result {
+             database: DatabaseScope, audit: AuditContext, t: Translator) throws -> Result {
         var made = MadeFiles()
         do {
             let faces = try prepareFaces(boards, fallbackLocale: fallbackLocale, made: &made)

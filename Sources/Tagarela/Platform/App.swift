@@ -24,6 +24,7 @@ public final class App: Responder {
     /// Password hashing runs here, never on a server thread; one core stays free for pages.
     let hashingPool = WorkPool(name: "argon2", maxConcurrent: ProcessInfo.processInfo.activeProcessorCount - 1)
     let loginThrottle = LoginThrottle()
+    let refusalLimit = RefusalAuditLimit()
     /// Image and audio conversion (ffmpeg) runs here, one job at a time.
     let mediaPool = WorkPool(name: "media", maxConcurrent: 1)
     let media: MediaStore
@@ -184,11 +185,15 @@ public final class App: Responder {
             let sent = request.form["_csrf"] ?? request.headers["X-CSRF-Token"] ?? ""
             let expected = signedIn?.session.csrfToken ?? anonymousToken
             guard let expected, Token.constantTimeEquals(sent, expected) else {
-                return errorPage(.forbidden, locale: locale)
+                return recordingRefusal(errorPage(.forbidden, locale: locale), context)
             }
         }
 
         var response = runOnce(route.handler, context, session: expectedToken(signedIn, anonymousToken))
+        if configuration.reportsDatabaseAccesses {
+            response.headers["X-Tagarela-DB-Accesses"] = "\(context.database.accessCount)"
+            response.headers["X-Tagarela-DB-Nested"] = "\(context.database.nestedCount)"
+        }
         if let newToken = context.csrf.newToken {
             response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: newToken,
                                          secure: configuration.secureCookies, sameSite: .strict))
@@ -245,18 +250,24 @@ public final class App: Responder {
 
     /// Calls a handler, turning what it throws into the matching error page. The one place that
     /// maps errors to statuses; deferred work (logins, uploads) comes through here too.
+    /// A 403, or a 404 on a record, is audited here (see `recordingRefusal`), after every access closed.
     func run(_ handler: (RequestContext) throws -> Response, _ context: RequestContext) -> Response {
+        let response: Response
         do {
-            return try FormLanguage.$current.withValue(FormLanguage(t: context.t, format: context.format)) { try handler(context) }
+            response = try FormLanguage.$current.withValue(FormLanguage(t: context.t, format: context.format)) { try handler(context) }
         } catch let error as AppError {
-            return errorPage(error.status, locale: context.locale, context: context)
+            response = errorPage(error.status, locale: context.locale, context: context)
         } catch where StorageFull.matches(error) {
             logger.error("disk full", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
             return StorageFull.page(context)
+        } catch let error as NestedDatabaseAccess {
+            logger.critical("handler opened a nested database access", metadata: ["error": "\(error)"])
+            return errorPage(.internalServerError, locale: context.locale, context: context)
         } catch {
             logger.error("handler failed", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
             return errorPage(.internalServerError, locale: context.locale, context: context)
         }
+        return recordingRefusal(response, context)
     }
 
     /// The path and query of a request, so a login can return to exactly the page that was asked for.
@@ -274,16 +285,11 @@ public final class App: Responder {
     private func refusal(of access: Access, to context: RequestContext) -> Response? {
         if case .anyone = access { return nil }
         guard let actor = context.actor else {
-            guard context.request.method == .get else { return errorPage(.forbidden, locale: context.locale) }
+            guard context.request.method == .get else { return recordingRefusal(errorPage(.forbidden, locale: context.locale), context) }
             let next = Self.address(of: context.request).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
             return .redirect(to: "/login?next=\(next)")
         }
-        let allowed = switch access {
-        case .anyone: true
-        case .signedIn(let roles): roles.contains(actor.role)
-        case .inPatientMode: actor.isPatientMode
-        }
-        return allowed ? nil : errorPage(.forbidden, locale: context.locale, context: context)
+        return access.admits(actor) ? nil : recordingRefusal(errorPage(.forbidden, locale: context.locale, context: context), context)
     }
 
     public func errorResponse(_ status: Status, for request: Request) -> Response {

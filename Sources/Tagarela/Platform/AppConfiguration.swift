@@ -18,6 +18,9 @@ public struct AppConfiguration: Sendable {
     public var trustProxyHeaders = false
     public var passwordHashing = Argon2Parameters()
     public var sessions = SessionPolicy()
+    /// Tests only: every routed answer carries `X-Tagarela-DB-Accesses` (the reads and writes its
+    /// handler opened) and `X-Tagarela-DB-Nested` (nested accesses refused; see `DatabaseScope`).
+    public var reportsDatabaseAccesses = false
 
     public init(
         dataDirectory: String = "var",
@@ -49,10 +52,52 @@ public struct AppConfiguration: Sendable {
     public var templatesDirectory: String { resourcesDirectory + "/Templates" }
     public var publicDirectory: String { resourcesDirectory + "/Public" }
 
-    /// Creates the data directory layout if it is missing.
+    /// Creates the data directory layout if it is missing, and checks that this process may write
+    /// every part of it (the database and its journal included): a read-only folder is named at start,
+    /// with the fix, instead of surfacing later as a bare SQLite error.
     func prepareDirectories() throws {
-        for directory in [dataDirectory + "/db", uploadsDirectory, mediaDirectory] {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let folders = [dataDirectory, dataDirectory + "/db", uploadsDirectory, mediaDirectory]
+        for directory in folders.dropFirst() {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw DataFolderNotWritable(path: DataFolderNotWritable.nearestExisting(directory), dataDirectory: dataDirectory)
+            }
         }
+        let databaseFiles = ["", "-wal", "-shm"].map { databasePath + $0 }.filter { FileManager.default.fileExists(atPath: $0) }
+        for path in folders.dropFirst() + databaseFiles where access(path, W_OK) != 0 {
+            throw DataFolderNotWritable(path: path, dataDirectory: dataDirectory)
+        }
+    }
+}
+
+/// The data folder, or a file or folder in it, that this process may not write; its description is
+/// the one line `tagarela serve` and `migrate` print before exiting non-zero.
+public struct DataFolderNotWritable: Error, CustomStringConvertible {
+    public let path: String
+    public let dataDirectory: String
+
+    init(path: String, dataDirectory: String) {
+        self.path = URL(fileURLWithPath: path).standardizedFileURL.path
+        self.dataDirectory = URL(fileURLWithPath: dataDirectory).standardizedFileURL.path
+    }
+
+    public var description: String {
+        let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "uid \(geteuid())"
+        var owner = ""
+        if let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           let name = attributes[.ownerAccountName] as? String, let mode = attributes[.posixPermissions] as? Int {
+            owner = " (owner \(name), mode \(String(mode, radix: 8)))"
+        }
+        return "the data folder is not writable: \(path)\(owner) cannot be written by user \(user). "
+            + "Fix: give that user write access to \(dataDirectory) (e.g. sudo chown -R \(user) \(dataDirectory)), "
+            + "or start with --data pointing at a folder it can write."
+    }
+
+    /// The deepest part of `path` that exists: where a folder could not be created.
+    static func nearestExisting(_ path: String) -> String {
+        var url = URL(fileURLWithPath: path).standardizedFileURL
+        while !FileManager.default.fileExists(atPath: url.path), url.path != "/" { url.deleteLastPathComponent() }
+        return url.path
     }
 }

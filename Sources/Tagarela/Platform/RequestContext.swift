@@ -36,10 +36,23 @@ public struct RequestContext: Sendable {
     let csrf: CSRFToken
     /// `app.cache`'s generation when this request began, before it read anything.
     let cacheGeneration: UInt64
+    /// The database, one access at a time: a nested read or write throws instead of stopping the
+    /// server, and the accesses are counted (see `DatabaseScope`). Never the raw pool.
+    let database: DatabaseScope
     /// The token every form of this page carries; the session's, or an anonymous one kept in a cookie.
     var csrfToken: String { csrf.value }
 
-    var database: DatabasePool { app.database }
+    init(request: Request, app: App, signedIn: SignedIn?, actor: Actor?, locale: AppLocale, csrf: CSRFToken,
+         cacheGeneration: UInt64, database: DatabaseScope? = nil) {
+        self.request = request
+        self.app = app
+        self.signedIn = signedIn
+        self.actor = actor
+        self.locale = locale
+        self.csrf = csrf
+        self.cacheGeneration = cacheGeneration
+        self.database = database ?? DatabaseScope(app.database, path: request.path, logger: app.logger)
+    }
     var t: Translator { app.catalogues.translator(for: locale) }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
     var now: Date { app.clock() }
