@@ -81,9 +81,11 @@ import Testing
         #expect(labels.contains("escuela") && !labels.contains("escola"), "\(labels)")
         #expect(labels.filter { $0 == "casa" }.count == 1)
         #expect(Set(labels).count == labels.count)
-        // A word the patient has only in Portuguese is marked as Portuguese for the screen reader.
-        #expect(form.contains(#"<span class="timer-choice-label" lang="pt-BR">"#))
+        // Davi's boards are all in Spanish, the page's language: no label needs a language of its own
+        // (one in another language is marked: see the next test).
+        #expect(!form.contains(#"<span class="timer-choice-label" lang="pt-BR">"#))
         #expect(!form.contains(#"<span class="timer-choice-label" lang="es">"#))
+        #expect(labels.contains("pelota") && labels.contains("manzana"))
     }
 
     @Test func activitiesPreferThePagesLanguageForEachPicture() {
