@@ -15,7 +15,8 @@ token, then role-specific fields):
 - trainers: one per 50 patients, each patient a client of one trainer.
 - taps: --taps spread over all patients in the last 30 days, plus --heavy-taps for patient #1 alone
   (the usage-history target: a patient with 100 000 taps).
-- meals: per patient, half answered (past days) and half pending (today and the next days).
+- meals: per patient, half answered (older days) and half pending (the recent days up to today: a meal of a
+  later day cannot be answered yet).
 - evaluations: per patient, spread over the last years, with 3 skinfolds (jp3) each.
 """
 import argparse
@@ -143,7 +144,7 @@ def main():
     for index, (uid, _) in enumerate(patients):
         count = per_patient + (index < extra)
         clinician = nutrition[index % len(nutrition)]
-        first_day = today - timedelta(days=count // 4)
+        first_day = today - timedelta(days=(count - 1) // 2)  # the last meal is today's: every pending one is answerable
         for n in range(count):
             day = first_day + timedelta(days=n // 2)
             meal_type, time = ("breakfast", "07:30") if n % 2 == 0 else ("lunch", "12:30")

@@ -87,7 +87,7 @@ request = function()
       local meal = user.list[user.next] or user.list[#user.list]
       user.next = user.next + 1
       return wrk.format("POST", "/meals/" .. meal .. "/answer", form_headers(user),
-         "_csrf=" .. user.csrf .. "&followed=1&hunger=3")
+         "_csrf=" .. user.csrf .. "&followed=1&hunger=3&version=1")  -- the prescription as generated, never edited
    elseif kind == "evaluation" then
       return wrk.format("POST", "/clients/" .. user.a .. "/evaluations", form_headers(user),
          "_csrf=" .. user.csrf .. "&protocol=jp7&takenOn=&weight=72,5&height=1,74" .. skinfolds)
