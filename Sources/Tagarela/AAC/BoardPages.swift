@@ -32,7 +32,6 @@ struct BoardView: Sendable, MustacheParent {
             case "linkPlanId": linkPlanId
             case "isFolder": isFolder
             case "lang": lang
-            case "page": page
             default: nil
             }
         }
@@ -49,8 +48,6 @@ struct BoardView: Sendable, MustacheParent {
         let isFolder: Bool
         /// The language the label is written in (the symbol's voice), for `lang`.
         let lang: String?
-        /// In a printed book: the page of the board a folder opens.
-        var page: Int?
     }
 
     let planId: Int64
