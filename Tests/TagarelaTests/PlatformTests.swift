@@ -193,7 +193,7 @@ import Testing
         }, context)
         #expect(response.status == .internalServerError)
         #expect(context.database.nestedCount == 1)
-        #expect(try test.client.get(SiteRoutes.healthPath).status == 200)
+        #expect(try test.client.get(SiteEndpoints.health.pattern).status == 200)
         let page = try test.client.get("/")
         #expect(page.header("X-Tagarela-DB-Nested") == "0")
         #expect(page.header("X-Tagarela-DB-Accesses") != nil)

@@ -265,7 +265,7 @@ final class Sweep {
                     }
                 }
             }
-            let health = try test.client.get(SiteRoutes.healthPath)
+            let health = try test.client.get(SiteEndpoints.health.pattern)
             if health.status != 200 { fail("after \(route.method) \(route.pattern): /healthz answered \(health.status)") }
             try restoreLinks()
         }

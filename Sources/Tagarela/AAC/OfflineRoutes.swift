@@ -10,9 +10,9 @@ enum OfflineRoutes {
     static let templates: [String] = []
 
     static func add(to router: inout Router<Route>) {
-        router.get("/play/offline", .signedIn([.patient]), boards)
+        router.legacy(OfflineEndpoints.boards, boards)
         // Fetched by the browser without cookies, so open to anyone; it names nothing private.
-        router.get("/manifest.webmanifest", .anyone, manifest)
+        router.legacy(OfflineEndpoints.manifest, manifest)
     }
 
     /// Asked by every board page the tablet loads, so it is kept in the read cache with the board pages.

@@ -7,16 +7,16 @@ enum PlanRoutes {
     static let templates = ["aac/plans", "aac/plan-form", "aac/editor", "aac/print", "aac/print-sheet", "aac/book"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/plans", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), list)
-        router.get("/patients/:id/plans/new", .signedIn([.clinician], clinicianSpecialty: .speech), newPlan)
-        router.post("/patients/:id/plans", .signedIn([.clinician], clinicianSpecialty: .speech), create)
-        router.get("/plans/:plan/edit", .signedIn([.clinician], clinicianSpecialty: .speech), editor)
-        router.post("/plans/:plan/cells/:position", .signedIn([.clinician], clinicianSpecialty: .speech), setCell)
-        router.get("/plans/:plan/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), printView)
-        router.get("/patients/:id/book", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), book)
-        router.get("/pictograms/:file", .signedIn(Set(Role.allCases)), pictogram)
-        router.get("/media/audio/:file", .signedIn(Set(Role.allCases)), audio)
-        router.get("/media/images/:file", .signedIn(Set(Role.allCases)), image)
+        router.legacy(PlanEndpoints.list, list)
+        router.legacy(PlanEndpoints.newPlan, newPlan)
+        router.legacy(PlanEndpoints.create, create)
+        router.legacy(PlanEndpoints.editor, editor)
+        router.legacy(PlanEndpoints.setCell, setCell)
+        router.legacy(PlanEndpoints.printView, printView)
+        router.legacy(PlanEndpoints.book, book)
+        router.legacy(PlanEndpoints.pictogram, pictogram)
+        router.legacy(PlanEndpoints.audio, audio)
+        router.legacy(PlanEndpoints.image, image)
     }
 
     @Sendable static func list(_ context: RequestContext) throws -> Response {

@@ -8,9 +8,9 @@ enum PlayerRoutes {
     static let templates = ["aac/play-list", "aac/player", "aac/board-grid"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/play", .signedIn([.patient]), list)
-        router.get("/play/:plan", .signedIn([.patient]), play)
-        router.post("/taps", .signedIn([.patient]), recordTap)
+        router.legacy(PlayerEndpoints.list, list)
+        router.legacy(PlayerEndpoints.play, play)
+        router.legacy(PlayerEndpoints.recordTap, recordTap)
     }
 
     @Sendable static func list(_ context: RequestContext) throws -> Response {

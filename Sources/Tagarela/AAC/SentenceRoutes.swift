@@ -8,10 +8,10 @@ enum SentenceRoutes {
     static let templates = ["aac/sentence-editor", "aac/sentence-player"]
 
     static func add(to router: inout Router<Route>) {
-        router.post("/plans/:plan/words", .signedIn([.clinician], clinicianSpecialty: .speech), addWord)
-        router.post("/plans/:plan/words/:word/remove", .signedIn([.clinician], clinicianSpecialty: .speech), removeWord)
-        router.post("/plans/:plan/words/:word/shortcut", .signedIn([.clinician], clinicianSpecialty: .speech), setShortcut)
-        router.post("/plans/:plan/words/:word/links", .signedIn([.clinician], clinicianSpecialty: .speech), setLinks)
+        router.legacy(SentenceEndpoints.addWord, addWord)
+        router.legacy(SentenceEndpoints.removeWord, removeWord)
+        router.legacy(SentenceEndpoints.setShortcut, setShortcut)
+        router.legacy(SentenceEndpoints.setLinks, setLinks)
     }
 
     // MARK: - Editor

@@ -7,12 +7,12 @@ enum SymbolRoutes {
     static let templates = ["aac/symbols", "aac/symbol-form"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/symbols", .signedIn([.clinician], clinicianSpecialty: .speech), list)
-        router.get("/symbols/new", .signedIn([.clinician], clinicianSpecialty: .speech), newSymbol)
-        router.post("/symbols", .signedIn([.clinician], clinicianSpecialty: .speech), create)
-        router.get("/symbols/:symbol/edit", .signedIn([.clinician], clinicianSpecialty: .speech), edit)
-        router.post("/symbols/:symbol", .signedIn([.clinician], clinicianSpecialty: .speech), update)
-        router.post("/categories", .signedIn([.clinician], clinicianSpecialty: .speech), createCategory)
+        router.legacy(SymbolEndpoints.list, list)
+        router.legacy(SymbolEndpoints.newSymbol, newSymbol)
+        router.legacy(SymbolEndpoints.create, create)
+        router.legacy(SymbolEndpoints.edit, edit)
+        router.legacy(SymbolEndpoints.update, update)
+        router.legacy(SymbolEndpoints.createCategory, createCategory)
     }
 
     @Sendable static func list(_ context: RequestContext) throws -> Response {

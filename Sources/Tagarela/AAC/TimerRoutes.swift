@@ -11,7 +11,7 @@ enum TimerRoutes {
     static let animal = "1F422"
 
     static func add(to router: inout Router<Route>) {
-        router.get("/timer", .signedIn([.patient]), timer)
+        router.legacy(TimerEndpoints.timer, timer)
     }
 
     @Sendable static func timer(_ context: RequestContext) throws -> Response {

@@ -7,11 +7,11 @@ enum UsageRoutes {
     static let templates = ["aac/usage", "aac/observations", "aac/observations-print"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/usage", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usage)
-        router.get("/patients/:id/usage.csv", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usageCSV)
-        router.get("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), observations)
-        router.post("/patients/:id/observations", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), addObservation)
-        router.get("/patients/:id/observations/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), printObservations)
+        router.legacy(UsageEndpoints.usage, usage)
+        router.legacy(UsageEndpoints.usageCSV, usageCSV)
+        router.legacy(UsageEndpoints.observations, observations)
+        router.legacy(UsageEndpoints.addObservation, addObservation)
+        router.legacy(UsageEndpoints.printObservations, printObservations)
     }
 
     /// The filter of the usage pages, from the query string.

@@ -8,8 +8,8 @@ enum AccessRoutes {
     static let templates = ["access/settings"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/access", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), show)
-        router.post("/patients/:id/access", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), update)
+        router.legacy(AccessEndpoints.show, show)
+        router.legacy(AccessEndpoints.update, update)
     }
 
     @Sendable static func show(_ context: RequestContext) throws -> Response {

@@ -7,19 +7,19 @@ enum AccountsRoutes {
     static let templates = ["accounts/login", "accounts/invitation", "accounts/account", "accounts/patient-mode-exit"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/login", .anyone, showLogin)
-        router.post("/login", .anyone, logIn)
-        router.post("/logout", .signedIn(Set(Role.allCases)), logOut)
-        router.get("/home", .signedIn(Set(Role.allCases)), goHome)
-        router.get("/invitations/:token", .anyone, showInvitation)
-        router.post("/invitations/:token", .anyone, acceptInvitation)
-        router.get("/account", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), showAccount)
-        router.post("/account/language", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), changeLanguage)
-        router.post("/account/password", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), changePassword)
-        router.post("/account/sessions/end", .signedIn([.admin, .clinician, .trainer, .tutor, .patient]), logOutEverywhere)
-        router.post("/patients/:id/patient-mode", .signedIn([.tutor, .clinician]), openPatientMode)
-        router.get("/patient-mode/exit", .inPatientMode, showPatientModeExit)
-        router.post("/patient-mode/exit", .inPatientMode, exitPatientMode)
+        router.legacy(AccountsEndpoints.showLogin, showLogin)
+        router.legacy(AccountsEndpoints.logIn, logIn)
+        router.legacy(AccountsEndpoints.logOut, logOut)
+        router.legacy(AccountsEndpoints.goHome, goHome)
+        router.legacy(AccountsEndpoints.showInvitation, showInvitation)
+        router.legacy(AccountsEndpoints.acceptInvitation, acceptInvitation)
+        router.legacy(AccountsEndpoints.showAccount, showAccount)
+        router.legacy(AccountsEndpoints.changeLanguage, changeLanguage)
+        router.legacy(AccountsEndpoints.changePassword, changePassword)
+        router.legacy(AccountsEndpoints.logOutEverywhere, logOutEverywhere)
+        router.legacy(AccountsEndpoints.openPatientMode, openPatientMode)
+        router.legacy(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
+        router.legacy(AccountsEndpoints.exitPatientMode, exitPatientMode)
     }
 
     // MARK: - Login

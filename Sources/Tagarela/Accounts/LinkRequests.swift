@@ -133,10 +133,12 @@ enum LinkRequests {
 
 /// The open requests on a tutor's or a patient's home page (`accounts/link-requests`); nil when there
 /// are none, so the page shows nothing.
-struct LinkRequestsSection: Sendable {
-    struct Row: Sendable {
+struct LinkRequestsSection: PageModel {
+    struct Row: PageModel {
         let id: Int64
         let text: String
+        let acceptURL: String
+        let declineURL: String
     }
 
     let rows: [Row]
@@ -145,7 +147,8 @@ struct LinkRequestsSection: Sendable {
         guard !pending.isEmpty else { return nil }
         rows = pending.map { request in
             Row(id: request.id, text: t("consent_request_\(request.kind.rawValue)",
-                                        ["clinician": request.requesterName, "patient": request.patientName]))
+                                        ["clinician": request.requesterName, "patient": request.patientName]),
+                acceptURL: PeopleEndpoints.acceptLink.path(request.id), declineURL: PeopleEndpoints.declineLink.path(request.id))
         }
     }
 }

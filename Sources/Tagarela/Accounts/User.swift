@@ -8,7 +8,15 @@ public enum Role: String, Codable, CaseIterable, Sendable, DatabaseValueConverti
     var isStaff: Bool { self == .admin || self == .clinician || self == .trainer }
 
     /// Where this role lands after logging in.
-    var homePath: String { "/\(rawValue)" }
+    var homePath: String {
+        switch self {
+        case .admin: AdminEndpoints.dashboard.path()
+        case .clinician: DashboardEndpoints.clinician.path()
+        case .trainer: DashboardEndpoints.trainer.path()
+        case .tutor: DashboardEndpoints.tutor.path()
+        case .patient: DashboardEndpoints.patient.path()
+        }
+    }
 }
 
 public enum Specialty: String, Codable, CaseIterable, Sendable {

@@ -8,16 +8,16 @@ enum BodyCompositionRoutes {
                             "bodycomp/compare", "bodycomp/delete"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/clients/:id", .signedIn([.trainer]), showClient)
-        router.get("/clients/:id/evaluations/new", .signedIn([.trainer]), newEvaluation)
-        router.post("/clients/:id/evaluations/preview", .signedIn([.trainer]), previewEvaluation)
-        router.post("/clients/:id/evaluations", .signedIn([.trainer]), createEvaluation)
-        router.get("/clients/:id/evaluations/:evaluation", .signedIn([.trainer]), showEvaluation)
-        router.get("/clients/:id/evaluations/:evaluation/edit", .signedIn([.trainer]), editEvaluation)
-        router.post("/clients/:id/evaluations/:evaluation", .signedIn([.trainer]), updateEvaluation)
-        router.get("/clients/:id/evaluations/:evaluation/delete", .signedIn([.trainer]), confirmDeleteEvaluation)
-        router.post("/clients/:id/evaluations/:evaluation/delete", .signedIn([.trainer]), deleteEvaluation)
-        router.get("/clients/:id/compare", .signedIn([.trainer]), compare)
+        router.legacy(BodyCompositionEndpoints.showClient, showClient)
+        router.legacy(BodyCompositionEndpoints.newEvaluation, newEvaluation)
+        router.legacy(BodyCompositionEndpoints.previewEvaluation, previewEvaluation)
+        router.legacy(BodyCompositionEndpoints.createEvaluation, createEvaluation)
+        router.legacy(BodyCompositionEndpoints.showEvaluation, showEvaluation)
+        router.legacy(BodyCompositionEndpoints.editEvaluation, editEvaluation)
+        router.legacy(BodyCompositionEndpoints.updateEvaluation, updateEvaluation)
+        router.legacy(BodyCompositionEndpoints.confirmDeleteEvaluation, confirmDeleteEvaluation)
+        router.legacy(BodyCompositionEndpoints.deleteEvaluation, deleteEvaluation)
+        router.legacy(BodyCompositionEndpoints.compare, compare)
     }
 
     /// The client as the trainer may see them, with what the equations need.

@@ -7,13 +7,13 @@ enum AdminRoutes {
     static let templates = ["dashboards/admin", "admin/staff-form", "admin/audit", "admin/accounts"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/admin", .signedIn([.admin]), dashboard)
-        router.get("/admin/staff/new", .signedIn([.admin]), newStaff)
-        router.post("/admin/staff", .signedIn([.admin]), createStaff)
-        router.post("/admin/staff/:id/activation", .signedIn([.admin]), setActive)
-        router.get("/admin/audit", .signedIn([.admin]), auditLog)
-        router.get("/admin/accounts", .signedIn([.admin]), accounts)
-        router.post("/admin/accounts/:id/password-reset", .signedIn([.admin]), resetPassword)
+        router.legacy(AdminEndpoints.dashboard, dashboard)
+        router.legacy(AdminEndpoints.newStaff, newStaff)
+        router.legacy(AdminEndpoints.createStaff, createStaff)
+        router.legacy(AdminEndpoints.setActive, setActive)
+        router.legacy(AdminEndpoints.auditLog, auditLog)
+        router.legacy(AdminEndpoints.accounts, accounts)
+        router.legacy(AdminEndpoints.resetPassword, resetPassword)
     }
 
     static let staffRoles: [Role] = [.clinician, .trainer, .admin]

@@ -16,6 +16,9 @@ extension ClinicianDashboard: MustacheParent {
         case "showsNutrition": showsNutrition
         case "showsSpeech": showsSpeech
         case "nutrition": nutrition
+        case "symbolsURL": symbolsURL
+        case "newPatientURL": newPatientURL
+        case "searchURL": searchURL
         default: nil
         }
     }
@@ -25,6 +28,7 @@ extension ClinicianDashboard.NutritionRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
+        case "url": url
         case "name": self.name
         case "text": text
         case "needsAttention": needsAttention
@@ -37,6 +41,8 @@ extension PatientRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
+        case "url": url
+        case "patientModeURL": patientModeURL
         case "name": self.name
         case "initials": initials
         case "photoURL": photoURL

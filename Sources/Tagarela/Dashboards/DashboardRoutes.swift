@@ -7,65 +7,54 @@ enum DashboardRoutes {
     static let templates = ["dashboards/clinician", "dashboards/tutor", "dashboards/patient", "dashboards/trainer"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/clinician", .signedIn([.clinician]), clinician)
-        router.get("/tutor", .signedIn([.tutor]), tutor)
-        router.get("/patient", .signedIn([.patient]), patient)
-        router.get("/trainer", .signedIn([.trainer]), trainer)
+        router.read(DashboardEndpoints.clinician, clinician)
+        router.read(DashboardEndpoints.tutor, tutor)
+        router.read(DashboardEndpoints.patient, patient)
+        router.read(DashboardEndpoints.trainer, trainer)
     }
 
-    @Sendable static func clinician(_ context: RequestContext) throws -> Response {
+    @Sendable static func clinician(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let now = NutritionRoutes.today(context)
-        let since = ISODate.adding(-13, to: now.date)
-        let (patients, adherence) = try context.database.read { db in
-            (try People.patients(visibleTo: actor, matching: search, db),
-             actor.specialties.contains(.nutrition)
-                ? try Adherence.summaries(clinicianId: actor.userId, from: since, nowDate: now.date, nowTime: now.time, db) : [:])
-        }
-        return context.render("dashboards/clinician", title: "dashboard_clinician_title",
-                              ClinicianDashboard(actor: actor, search: search, patients: patients, adherence: adherence,
-                                                 context: context))
+        let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context), db)
+        return .page("dashboards/clinician", title: "dashboard_clinician_title",
+                     ClinicianDashboard(actor: actor, search: search, patients: data.patients, adherence: data.adherence,
+                                        context: context))
     }
 
-    @Sendable static func tutor(_ context: RequestContext) throws -> Response {
+    @Sendable static func tutor(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let (patients, requests) = try context.database.read { db in
-            (try People.patients(visibleTo: actor, matching: "", db), try LinkRequests.pending(for: actor.userId, db))
-        }
-        var page = TutorDashboard(actor: actor, patients: patients, context: context)
-        page.linkRequests = LinkRequestsSection(requests, context.t)
-        return context.render("dashboards/tutor", title: "dashboard_tutor_title", page)
+        let data = try DashboardQueries.tutor(actor, db)
+        var page = TutorDashboard(actor: actor, patients: data.patients, context: context)
+        page.linkRequests = LinkRequestsSection(data.linkRequests, context.t)
+        return .page("dashboards/tutor", title: "dashboard_tutor_title", page)
     }
 
-    @Sendable static func patient(_ context: RequestContext) throws -> Response {
+    @Sendable static func patient(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let today = NutritionRoutes.today(context).date
-        let (data, requests) = try context.database.read { db in
-            (try PatientHomeData.fetch(patientId: actor.userId, today: today, context.t, db),
-             try actor.isPatientMode ? [] : LinkRequests.pending(for: actor.userId, db))  // consent is not the child's on a tablet
-        }
-        var page = PatientDashboard(actor: actor, data: data, t: context.t)
-        page.linkRequests = LinkRequestsSection(requests, context.t)
-        return context.render("dashboards/patient", title: "dashboard_patient_title", page)
+        let data = try DashboardQueries.patient(actor, today: NutritionRoutes.today(context).date, context.t, db)
+        var page = PatientDashboard(actor: actor, data: data.home, t: context.t)
+        page.linkRequests = LinkRequestsSection(data.linkRequests, context.t)
+        return .page("dashboards/patient", title: "dashboard_patient_title", page)
     }
 
-    @Sendable static func trainer(_ context: RequestContext) throws -> Response {
+    @Sendable static func trainer(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
-        let (clients, reminders) = try context.database.read { db in
-            (try People.patients(visibleTo: actor, matching: search, db),
-             try Evaluations.reminders(for: actor.userId, today: today, db))
-        }
-        return context.render("dashboards/trainer", title: "dashboard_trainer_title",
-                              TrainerDashboard(actor: actor, search: search, clients: clients, reminders: reminders, context: context))
+        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+        let data = try DashboardQueries.trainer(actor, matching: search, today: today, db)
+        return .page("dashboards/trainer", title: "dashboard_trainer_title",
+                     TrainerDashboard(actor: actor, search: search, clients: data.clients, reminders: data.reminders, context: context))
     }
 }
 
 /// A patient as a row of a dashboard list.
-struct PatientRow: Sendable {
+struct PatientRow: PageModel {
     let id: Int64
+    /// The patient's page, or the client's for a trainer.
+    let url: String
+    /// Opens patient mode on this device (a tutor's card).
+    let patientModeURL: String
     let name: String
     let initials: String
     let photoURL: String?
@@ -75,23 +64,28 @@ struct PatientRow: Sendable {
 
     init(_ summary: People.PatientSummary, today: String, context: RequestContext) {
         id = summary.id
+        url = context.actor?.role == .trainer ? BodyCompositionEndpoints.showClient.path(summary.id)
+            : PeopleEndpoints.showPatient.path(summary.id)
+        patientModeURL = AccountsEndpoints.openPatientMode.path(summary.id)
         name = summary.displayName
         initials = Initials.of(summary.displayName)
-        photoURL = summary.photoPath.map { _ in "/patients/\(summary.id)/photo" }
+        photoURL = summary.photoPath.map { _ in PeopleEndpoints.showPhoto.path(summary.id) }
         age = summary.birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { context.t("age_years", ["years": "\($0)"]) }
         diagnosis = summary.diagnosis
         tutors = summary.tutorNames
     }
 
     static func list(_ summaries: [People.PatientSummary], context: RequestContext) -> [PatientRow] {
-        let today = ISODate.string(context.now, timeZone: context.app.configuration.timeZone)
+        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
         return summaries.map { PatientRow($0, today: today, context: context) }
     }
 }
 
-struct ClinicianDashboard: Sendable {
-    struct NutritionRow: Sendable {
+struct ClinicianDashboard: PageModel {
+    struct NutritionRow: PageModel {
         let id: Int64
+        /// The patient's meal plan.
+        let url: String
         let name: String
         let text: String
         let needsAttention: Bool
@@ -107,6 +101,9 @@ struct ClinicianDashboard: Sendable {
     let showsSpeech: Bool
     /// Patients with overdue meals or low adherence first.
     let nutrition: [NutritionRow]
+    let symbolsURL = SymbolEndpoints.list.path()
+    let newPatientURL = PeopleEndpoints.newPatient.path()
+    let searchURL = DashboardEndpoints.clinician.path()
 
     init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
          context: RequestContext) {
@@ -118,7 +115,7 @@ struct ClinicianDashboard: Sendable {
         .sorted { ($1.1.overdue, $0.1.rate ?? 2, $0.0.displayName) < ($0.1.overdue, $1.1.rate ?? 2, $1.0.displayName) }
         .map { patient, figures in
             let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
-            return NutritionRow(id: patient.id, name: patient.displayName,
+            return NutritionRow(id: patient.id, url: NutritionEndpoints.review.path(patient.id), name: patient.displayName,
                                 text: context.t("adherence_row", ["rate": rate, "overdue": "\(figures.overdue)",
                                                                   "pending": "\(figures.pending)"]),
                                 needsAttention: figures.overdue > 0 || (figures.rate ?? 1) < 0.7)
@@ -132,7 +129,7 @@ struct ClinicianDashboard: Sendable {
     }
 }
 
-struct TutorDashboard: Sendable {
+struct TutorDashboard: PageModel {
     let greeting: String
     let patients: [PatientRow]
     let isEmpty: Bool
@@ -145,9 +142,10 @@ struct TutorDashboard: Sendable {
     }
 }
 
-struct TrainerDashboard: Sendable {
-    struct Reminder: Sendable {
+struct TrainerDashboard: PageModel {
+    struct Reminder: PageModel {
         let id: Int64
+        let url: String
         let name: String
         let text: String
         let isOverdue: Bool
@@ -159,11 +157,13 @@ struct TrainerDashboard: Sendable {
     let isEmpty: Bool
     let countText: String
     let reminders: [Reminder]
+    let newClientURL = PeopleEndpoints.newClient.path()
+    let searchURL = DashboardEndpoints.trainer.path()
 
     init(actor: Actor, search: String, clients: [People.PatientSummary], reminders: [Evaluations.Reminder],
          context: RequestContext) {
         self.reminders = reminders.map { reminder in
-            Reminder(id: reminder.patientId, name: reminder.name,
+            Reminder(id: reminder.patientId, url: BodyCompositionEndpoints.showClient.path(reminder.patientId), name: reminder.name,
                      text: ClientHistoryPage.reminderText((reminder.status, reminder.dueOn), context.t, context.format) ?? "",
                      isOverdue: reminder.status == .overdue)
         }

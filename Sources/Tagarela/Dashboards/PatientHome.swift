@@ -83,8 +83,8 @@ enum PatientHomeRules {
 /// The patient's home. A child sees big picture tiles of their boards, games and timer; an adult patient
 /// such as a nutrition patient sees today's meals first. Nothing is shown that the patient does not have,
 /// and every tile is a link.
-struct PatientDashboard: Sendable {
-    struct Tile: Sendable {
+struct PatientDashboard: PageModel {
+    struct Tile: PageModel {
         let key: String
         let label: String
         let status: String?
@@ -92,7 +92,7 @@ struct PatientDashboard: Sendable {
         let imageURL: String?
     }
 
-    struct MealRow: Sendable {
+    struct MealRow: PageModel {
         let title: String
         let time: String
         let status: String
@@ -109,6 +109,7 @@ struct PatientDashboard: Sendable {
     let mealsStatus: String
     let earlierPending: String?
     let hasPending: Bool
+    let checkInURL = CheckInEndpoints.showCheckIn.path()
     /// Meal history and weight.
     let nutritionLinks: [Tile]
     // Stored, not computed: templates see a view model's stored properties only.
@@ -122,16 +123,16 @@ struct PatientDashboard: Sendable {
         greeting = t("patient_greeting", ["name": actor.displayName])
         leadsWithBoards = PatientHomeRules.leadsWithBoards(data)
         boards = data.boards.map { board in
-            Tile(key: "board", label: board.name, status: nil, href: "/play/\(board.id)", imageURL: board.imageURL)
+            Tile(key: "board", label: board.name, status: nil, href: PlayerEndpoints.play.path(board.id), imageURL: board.imageURL)
         }
         var activities: [Tile] = []
         if PatientHomeRules.showsGames(data) {
-            activities.append(Tile(key: "games", label: t["tile_games"], status: nil, href: "/educat",
-                                   imageURL: "/pictograms/\(PatientHomeRules.gamesPictogram).svg"))
+            activities.append(Tile(key: "games", label: t["tile_games"], status: nil, href: EduCATEndpoints.menu.path(),
+                                   imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.gamesPictogram).svg")))
         }
         if !data.boards.isEmpty {
-            activities.append(Tile(key: "timer", label: t["timer_title"], status: nil, href: "/timer",
-                                   imageURL: "/pictograms/\(PatientHomeRules.timerPictogram).svg"))
+            activities.append(Tile(key: "timer", label: t["timer_title"], status: nil, href: TimerEndpoints.timer.path(),
+                                   imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.timerPictogram).svg")))
         }
         self.activities = activities
         hasBoards = !boards.isEmpty
@@ -147,10 +148,10 @@ struct PatientDashboard: Sendable {
         earlierPending = data.earlierPending > 0 ? t("homes_meals_pending_earlier", ["count": "\(data.earlierPending)"]) : nil
         hasPending = pending > 0 || data.earlierPending > 0
         nutritionLinks = data.mealCount == 0 ? [] : [
-            Tile(key: "history", label: t["meal_history_title"], status: nil, href: "/meals/history",
-                 imageURL: "/pictograms/\(PatientHomeRules.historyPictogram).svg"),
-            Tile(key: "measurements", label: t["measurements_title"], status: nil, href: "/measurements",
-                 imageURL: "/pictograms/\(PatientHomeRules.measurementsPictogram).svg"),
+            Tile(key: "history", label: t["meal_history_title"], status: nil, href: CheckInEndpoints.showHistory.path(),
+                 imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.historyPictogram).svg")),
+            Tile(key: "measurements", label: t["measurements_title"], status: nil, href: CheckInEndpoints.showMeasurements.path(),
+                 imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.measurementsPictogram).svg")),
         ]
     }
 }

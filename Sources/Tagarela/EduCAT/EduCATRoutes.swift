@@ -9,12 +9,12 @@ enum EduCATRoutes {
                             "educat/results"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/educat", .signedIn([.patient]), menu)
-        router.get("/educat/:screen", .signedIn([.patient]), screen)
-        router.get("/educat/:screen/:mode", .signedIn([.patient]), activity)
-        router.post("/educat/results", .signedIn([.patient]), postResult)
-        router.get("/patients/:id/educat", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), results)
-        router.post("/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech), saveSettings)
+        router.legacy(EduCATEndpoints.menu, menu)
+        router.legacy(EduCATEndpoints.screen, screen)
+        router.legacy(EduCATEndpoints.activity, activity)
+        router.legacy(EduCATEndpoints.postResult, postResult)
+        router.legacy(EduCATEndpoints.results, results)
+        router.legacy(EduCATEndpoints.saveSettings, saveSettings)
     }
 
     /// The child's pack and settings: the clinician's choice of pack, else the patient's language,

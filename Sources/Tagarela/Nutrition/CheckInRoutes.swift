@@ -8,16 +8,16 @@ enum CheckInRoutes {
                             "nutrition/measurements"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/meals", .signedIn([.patient]), showCheckIn)
-        router.get("/meals/history", .signedIn([.patient]), showHistory)
-        router.get("/meals/:meal", .signedIn([.patient]), showMeal)
-        router.get("/meals/:meal/photo", .signedIn([.patient, .clinician], clinicianSpecialty: .nutrition), showMealPhoto)
-        router.get("/meals/:meal/answer", .signedIn([.patient]), showAnswerForm)
-        router.post("/meals/:meal/answer", .signedIn([.patient]), answer)
-        router.get("/measurements", .signedIn([.patient]), showMeasurements)
-        router.post("/measurements/sharing", .signedIn([.patient]), setSharing)
-        router.post("/measurements", .signedIn([.patient]), addWeight)
-        router.post("/measurements/import", .signedIn([.patient]), importWeights)
+        router.legacy(CheckInEndpoints.showCheckIn, showCheckIn)
+        router.legacy(CheckInEndpoints.showHistory, showHistory)
+        router.legacy(CheckInEndpoints.showMeal, showMeal)
+        router.legacy(CheckInEndpoints.showMealPhoto, showMealPhoto)
+        router.legacy(CheckInEndpoints.showAnswerForm, showAnswerForm)
+        router.legacy(CheckInEndpoints.answer, answer)
+        router.legacy(CheckInEndpoints.showMeasurements, showMeasurements)
+        router.legacy(CheckInEndpoints.setSharing, setSharing)
+        router.legacy(CheckInEndpoints.addWeight, addWeight)
+        router.legacy(CheckInEndpoints.importWeights, importWeights)
     }
 
     @Sendable static func showCheckIn(_ context: RequestContext) throws -> Response {

@@ -7,16 +7,16 @@ enum NutritionRoutes {
     static let templates = ["nutrition/review", "nutrition/meal-form", "nutrition/foods"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/patients/:id/nutrition", .signedIn([.clinician], clinicianSpecialty: .nutrition), review)
-        router.get("/patients/:id/meals/new", .signedIn([.clinician], clinicianSpecialty: .nutrition), newMeal)
-        router.post("/patients/:id/meals", .signedIn([.clinician], clinicianSpecialty: .nutrition), createMeal)
-        router.get("/patients/:id/meals/:meal/edit", .signedIn([.clinician], clinicianSpecialty: .nutrition), editMeal)
-        router.post("/patients/:id/meals/:meal", .signedIn([.clinician], clinicianSpecialty: .nutrition), updateMeal)
-        router.post("/patients/:id/meals/:meal/withdraw", .signedIn([.clinician], clinicianSpecialty: .nutrition), withdrawMeal)
-        router.post("/patients/:id/meals/copy", .signedIn([.clinician], clinicianSpecialty: .nutrition), copyDay)
-        router.post("/patients/:id/weights", .signedIn([.clinician], clinicianSpecialty: .nutrition), addWeight)
-        router.get("/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition), showFoods)
-        router.post("/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition), createFood)
+        router.legacy(NutritionEndpoints.review, review)
+        router.legacy(NutritionEndpoints.newMeal, newMeal)
+        router.legacy(NutritionEndpoints.createMeal, createMeal)
+        router.legacy(NutritionEndpoints.editMeal, editMeal)
+        router.legacy(NutritionEndpoints.updateMeal, updateMeal)
+        router.legacy(NutritionEndpoints.withdrawMeal, withdrawMeal)
+        router.legacy(NutritionEndpoints.copyDay, copyDay)
+        router.legacy(NutritionEndpoints.addWeight, addWeight)
+        router.legacy(NutritionEndpoints.showFoods, showFoods)
+        router.legacy(NutritionEndpoints.createFood, createFood)
     }
 
     /// A linked patient, for a clinician with the nutrition specialty.

@@ -7,11 +7,11 @@ enum OBFRoutes {
     static let templates = ["obf/import"]
 
     static func add(to router: inout Router<Route>) {
-        router.get("/plans/:plan/export.obz", .signedIn([.clinician], clinicianSpecialty: .speech), exportPackage)
-        router.get("/plans/:plan/export.obf", .signedIn([.clinician], clinicianSpecialty: .speech), exportBoard)
-        router.get("/patients/:id/boards/import", .signedIn([.clinician], clinicianSpecialty: .speech), importForm)
-        router.post("/patients/:id/boards/import", .signedIn([.clinician], clinicianSpecialty: .speech), importBoards)
-        router.get("/patients/:id/usage.obl", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech), usageLog)
+        router.legacy(OBFEndpoints.exportPackage, exportPackage)
+        router.legacy(OBFEndpoints.exportBoard, exportBoard)
+        router.legacy(OBFEndpoints.importForm, importForm)
+        router.legacy(OBFEndpoints.importBoards, importBoards)
+        router.legacy(OBFEndpoints.usageLog, usageLog)
     }
 
     static func exporter(_ app: App) -> OBFExporter {

@@ -133,7 +133,7 @@ public final class App: Responder {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)
         }
-        if request.method == .get, request.path == SiteRoutes.healthPath {
+        if request.method == .get, request.path == SiteEndpoints.health.pattern {
             return respond(to: request)
         }
         return nil
@@ -189,7 +189,11 @@ public final class App: Responder {
             }
         }
 
-        var response = runOnce(route.handler, context, session: expectedToken(signedIn, anonymousToken))
+        let dispatch = Dispatch(context: context, app: self, database: context.database)
+        let handler: Handler = { [self] context in
+            try route.run(dispatch) ?? errorPage(.notFound, locale: context.locale, context: context)
+        }
+        var response = runOnce(handler, context, session: expectedToken(signedIn, anonymousToken))
         if configuration.reportsDatabaseAccesses {
             response.headers["X-Tagarela-DB-Accesses"] = "\(context.database.accessCount)"
             response.headers["X-Tagarela-DB-Nested"] = "\(context.database.nestedCount)"
@@ -312,6 +316,28 @@ public final class App: Responder {
         if flashKey != nil {
             response.setCookie(.expired(Self.flashCookie, secure: configuration.secureCookies))
         }
+        return response
+    }
+
+    /// The response a handler's reply stands for, rendered now: after the request's database access ended.
+    func response(for reply: Reply, _ context: RequestContext) -> Response {
+        var response: Response
+        switch reply.content {
+        case .page(let template, let title, let model, let status):
+            response = renderPage(template, title: context.t[title], model, context: context, status: status)
+        case .fragment(let template, let model):
+            response = renderFragment(template, model, locale: context.locale)
+        case .redirect(let path, let flash):
+            response = .redirect(to: path)
+            if let flash {
+                response.setCookie(SetCookie(name: Self.flashCookie, value: flash, maxAgeSeconds: 120,
+                                             secure: configuration.secureCookies))
+            }
+        case .ready(let ready):
+            response = ready
+        }
+        for (name, value) in reply.headers { response.headers[name] = value }
+        for cookie in reply.cookies { response.setCookie(cookie) }
         return response
     }
 

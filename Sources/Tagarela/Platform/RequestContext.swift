@@ -54,6 +54,23 @@ public struct RequestContext: Sendable {
         self.database = database ?? DatabaseScope(app.database, path: request.path, logger: app.logger)
     }
     var t: Translator { app.catalogues.translator(for: locale) }
+
+    // What handlers may use of the app. Never the pool: a handler's one access is opened for it.
+    var configuration: AppConfiguration { app.configuration }
+    var media: MediaStore { app.media }
+    var speech: SpeechAudio { app.speech }
+    var pictograms: PictogramLibrary { app.pictograms }
+    var fragments: FragmentCache { app.fragments }
+    var assets: Assets { app.assets }
+    var passwords: PasswordHasher { app.passwords }
+    var loginThrottle: LoginThrottle { app.loginThrottle }
+    /// Verified against when a username is unknown, so both failures take the same time.
+    var decoyHash: String { app.decoyHash }
+
+    /// A template without the layout, as a string: a piece kept in `fragments`.
+    func renderFragmentHTML(_ template: String, _ model: some PageModel) -> String {
+        app.renderFragmentHTML(template, model, locale: locale)
+    }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
     var now: Date { app.clock() }
 

@@ -1,17 +1,165 @@
+import GRDB
 import HTTPServer
 
-/// A handler and who may call it.
+/// How a route's handler touches the database. Declared with the route, opened by the dispatcher:
+/// a handler receives a `Database` and never the pool, so it cannot open a second access.
+enum DatabaseUse: Sendable, Equatable {
+    case none
+    case read
+    case write
+    /// A read, slow work holding no transaction (a password hash), then a write: logins. Two accesses,
+    /// one after the other, never nested.
+    case readThenWrite
+    /// The transitional handlers that still open their own accesses through `context.database`.
+    case legacy
+
+    /// How many accesses a request of this route makes at most.
+    var accesses: Int {
+        switch self {
+        case .none: 0
+        case .read, .write: 1
+        case .readThenWrite: 2
+        case .legacy: 1
+        }
+    }
+}
+
+/// Work too slow for a server thread, run on one of the app's pools while the connection waits.
+enum SlowWork: Sendable {
+    /// ffmpeg and espeak-ng: pictures, recordings, speech clips, imported boards.
+    case media
+    /// argon2.
+    case passwordHashing
+}
+
+/// When a step may stop the request early with a reply of its own (a wrong password, a used invitation).
+enum Step<Value: Sendable>: Sendable {
+    case reply(Reply)
+    case next(Value)
+}
+
+/// A registered route: who may call it, how it uses the database, and how the dispatcher runs it.
 struct Route: Sendable {
     let access: Access
-    let handler: App.Handler
+    let database: DatabaseUse
+    /// Answers the request; nil when a path parameter does not parse (an id that is not a number).
+    let run: @Sendable (Dispatch) throws -> Response?
+}
+
+/// What the dispatcher hands a route to run it: the request's context and the platform's means (the
+/// database, the pools, the renderer). Made by `App` only; feature code never holds one.
+struct Dispatch: Sendable {
+    let context: RequestContext
+    let app: App
+    let database: DatabaseScope
+
+    func render(_ reply: Reply) -> Response { app.response(for: reply, context) }
+
+    /// `work` on the pool for `slow`, its result (or the error it throws) answered when it ends.
+    func later(on slow: SlowWork, _ work: @escaping @Sendable () throws -> Response?) -> Response {
+        let pool = switch slow { case .media: app.mediaPool
+                                 case .passwordHashing: app.hashingPool }
+        let (app, context) = (app, context)
+        return .deferred(on: pool) {
+            app.run({ _ in try work() ?? app.errorPage(.notFound, locale: context.locale, context: context) }, context)
+        }
+    }
 }
 
 extension Router where Handler == Route {
-    mutating func get(_ pattern: String, _ access: Access, _ handler: @escaping App.Handler) {
-        add(.get, pattern, Route(access: access, handler: handler))
+    // MARK: Routes declared as `Endpoint` values
+
+    /// A route that needs no database (a redirect, a static page, a form that is empty).
+    mutating func add<each P>(_ endpoint: Endpoint<repeat each P>,
+                              _ handler: @escaping @Sendable (RequestContext, repeat each P) throws -> Reply) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .none) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            return dispatch.render(try handler(dispatch.context, repeat each values))
+        })
     }
 
-    mutating func post(_ pattern: String, _ access: Access, _ handler: @escaping App.Handler) {
-        add(.post, pattern, Route(access: access, handler: handler))
+    /// A route that reads: one read transaction, then the reply is rendered.
+    mutating func read<each P>(_ endpoint: Endpoint<repeat each P>,
+                               _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
+            return dispatch.render(reply)
+        })
+    }
+
+    /// A page kept whole between requests (see `RequestContext.cachedPage`) under the key `cacheKey` gives.
+    mutating func read<each P>(_ endpoint: Endpoint<repeat each P>, cachedAs cacheKey: @escaping @Sendable (RequestContext, repeat each P) -> String,
+                               _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            return try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values)) {
+                let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
+                return dispatch.render(reply)
+            }
+        })
+    }
+
+    /// A route that writes: one write transaction (which may read first), then the reply is rendered.
+    mutating func write<each P>(_ endpoint: Endpoint<repeat each P>,
+                                _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .write) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            let reply = try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values) }
+            return dispatch.render(reply)
+        })
+    }
+
+    /// A write that needs slow work first, done on a pool before the transaction opens: an upload
+    /// decoded by ffmpeg, a clip made by espeak-ng, a password hashed. `prepare` gets no database.
+    mutating func write<each P, Prepared: Sendable>(
+        _ endpoint: Endpoint<repeat each P>, preparing slow: SlowWork,
+        _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
+        _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
+    ) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .write) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            return dispatch.later(on: slow) {
+                switch try prepare(dispatch.context, repeat each values) {
+                case .reply(let reply): return dispatch.render(reply)
+                case .next(let prepared):
+                    let reply = try dispatch.database.write { db in try handler(dispatch.context, db, prepared, repeat each values) }
+                    return dispatch.render(reply)
+                }
+            }
+        })
+    }
+
+    /// Logins and password changes: a read, a password check on the hashing pool holding no
+    /// transaction, then a write. The only shape with two accesses, and they never overlap.
+    mutating func readCheckWrite<each P, Found: Sendable, Checked: Sendable>(
+        _ endpoint: Endpoint<repeat each P>,
+        read: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Step<Found>,
+        check: @escaping @Sendable (RequestContext, Found) throws -> Step<Checked>,
+        write: @escaping @Sendable (RequestContext, Database, Checked) throws -> Reply
+    ) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .readThenWrite) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            let found = try dispatch.database.read { db in try read(dispatch.context, db, repeat each values) }
+            switch found {
+            case .reply(let reply): return dispatch.render(reply)
+            case .next(let value): return dispatch.later(on: .passwordHashing) {
+                switch try check(dispatch.context, value) {
+                case .reply(let reply): return dispatch.render(reply)
+                case .next(let checked):
+                    let reply = try dispatch.database.write { db in try write(dispatch.context, db, checked) }
+                    return dispatch.render(reply)
+                }
+            }
+            }
+        })
+    }
+
+    // MARK: Transitional: string patterns whose handlers open their own accesses
+
+    mutating func legacy<each P>(_ endpoint: Endpoint<repeat each P>, _ handler: @escaping App.Handler) {
+        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .legacy) { dispatch in
+            try handler(dispatch.context)
+        })
     }
 }

@@ -112,9 +112,36 @@ struct PageChrome: Sendable, MustacheParent {
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
         case "displayClasses": displayClasses
+        case "links": Self.links
         default: nil
         }
     }
+
+    /// The layout's own links, printed once from their routes.
+    struct Links: Sendable, MustacheParent {
+        let site = SiteEndpoints.home.path()
+        let about = SiteEndpoints.about.path()
+        let login = AccountsEndpoints.showLogin.path()
+        let logout = AccountsEndpoints.logOut.path()
+        let account = AccountsEndpoints.showAccount.path()
+        let patientModeExit = AccountsEndpoints.showPatientModeExit.path()
+        let manifest = OfflineEndpoints.manifest.path()
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "site": site
+            case "about": about
+            case "login": login
+            case "logout": logout
+            case "account": account
+            case "patientModeExit": patientModeExit
+            case "manifest": manifest
+            default: nil
+            }
+        }
+    }
+
+    static let links = Links()
 
     var csrf = ""
     var userName: String?

@@ -1,0 +1,12 @@
+import HTTPServer
+
+/// Every route of EduCATRoutes, declared once: its method, path and who may call it. Links print
+/// their URLs from here (`EduCATEndpoints.name.path(id)`), so a link cannot name a route that is not there.
+enum EduCATEndpoints {
+    static let menu = Endpoint< >(.get, "/educat", .signedIn([.patient]))
+    static let screen = Endpoint<String>(.get, "/educat/:screen", .signedIn([.patient]))
+    static let activity = Endpoint<String, String>(.get, "/educat/:screen/:mode", .signedIn([.patient]))
+    static let postResult = Endpoint< >(.post, "/educat/results", .signedIn([.patient]))
+    static let results = Endpoint<Int64>(.get, "/patients/:id/educat", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))
+    static let saveSettings = Endpoint<Int64>(.post, "/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech))
+}
