@@ -297,7 +297,7 @@ public final class App: Responder {
         guard let actor = context.actor else {
             guard context.request.method == .get else { return recordingRefusal(errorPage(.forbidden, locale: context.locale), context) }
             let next = Self.address(of: context.request).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            return .redirect(to: "/login?next=\(next)")
+            return .redirect(to: AccountsEndpoints.showLogin.path() + "?next=" + next)
         }
         return access.admits(actor) ? nil : recordingRefusal(errorPage(.forbidden, locale: context.locale, context: context), context)
     }
