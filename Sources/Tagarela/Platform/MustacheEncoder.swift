@@ -23,11 +23,11 @@ enum MustacheEncoder {
         switch value {
         case is String, is Bool, is Int, is Int64, is Double, is Int32, is Int16, is Int8, is UInt, is UInt64, is UInt32,
              is UInt16, is UInt8, is Float, is Decimal, is Date, is URL, is UUID, is Data:
-            value
+            return value
         case is MustacheParent, is any RawRepresentable, is MustacheCustomRenderable, is MustacheCustomRepresentation:
-            value
+            return value
         default:
-            nil
+            return nil
         }
     }
 }
