@@ -1,23 +1,23 @@
 import Foundation
 
-struct UsagePage: Sendable {
+struct UsagePage: Encodable, Sendable {
     /// The page lists the latest taps of the period; the CSV has every one. Rendering each listed tap
     /// is most of the page's cost (bench/mixed), and counts, chart and top symbols cover the rest.
     static let listedTaps = 50
 
-    struct Row: Sendable {
+    struct Row: Encodable, Sendable {
         let when: String
         let plan: String
         let symbol: String
         let assisted: String
     }
 
-    struct Sentence: Sendable {
+    struct Sentence: Encodable, Sendable {
         let text: String
         let detail: String
     }
 
-    struct Top: Sendable {
+    struct Top: Encodable, Sendable {
         let name: String
         let count: Int
         let max: Int
