@@ -92,9 +92,10 @@ enum AdminRoutes {
                      AuditPage(entries: log.entries, total: log.total, page: page, filter: filter, query: query, context: context))
     }
 
-    // The invitation page is PeopleRoutes'; whichever it answers, a rendered page or a `Reply`, goes on as a reply.
+    /// The invitation page is PeopleRoutes', which renders it at once on main today. Once its `Reply`
+    /// overload is merged, the two calls above become `return PeopleRoutes.invitationCreated(…)` and
+    /// this adapter goes (with PeopleRoutes' `Response` overload).
     private static func reply(_ response: Response) -> Reply { Reply(response) }
-    private static func reply(_ reply: Reply) -> Reply { reply }
 }
 
 struct AdminDashboard: PageModel {
