@@ -8,50 +8,40 @@ enum AccessRoutes {
     static let templates = ["access/settings"]
 
     static func add(to router: inout Router<Route>) {
-        router.legacy(AccessEndpoints.show, show)
-        router.legacy(AccessEndpoints.update, update)
+        router.read(AccessEndpoints.show, show)
+        router.write(AccessEndpoints.update, update)
     }
 
-    @Sendable static func show(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let (patient, settings) = try context.database.read { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            return (patient, try AccessSettings.load(patientId: patient.userId, db))
-        }
-        let form = FormState(values: AccessRules.formValues(settings, context.format))
-        return try render(patient, form, context)
+    @Sendable static func show(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        let found = try AccessQueries.settings(patientId: patientId, visibleTo: try context.requireActor(), db)
+        let form = FormState(values: AccessRules.formValues(found.settings, context.format))
+        return .page("access/settings", title: "access_title", AccessSettingsPage(found.patient, form: form, context.t))
     }
 
-    @Sendable static func update(_ context: RequestContext) throws -> Response {
+    /// A refused form is shown again with what was typed; nothing is saved.
+    @Sendable static func update(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: AccessRules.fields)
-        let read = AccessRules.read(form.values)
-        let patient = try context.database.write { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            guard case .success(let settings) = read else { return patient }
-            try settings.save(patientId: patient.userId, by: context.audit.actorId ?? actor.userId, at: context.now, db)
-            try context.audit.record(.update, "accessSetting", patient.userId, AccessView(settings).attributes, db)
-            return patient
-        }
-        if case .failure(let problems) = read {
+        let patient = try AccessQueries.patient(patientId, visibleTo: actor, db)
+        switch AccessRules.read(form.values) {
+        case .success(let settings):
+            try settings.save(patientId: patient.id, by: context.audit.actorId ?? actor.userId, audit: context.audit, db)
+            return .redirect(to: AccessEndpoints.show.path(patient.id), flash: "access_saved")
+        case .failure(let problems):
             for (field, problem) in problems.byField { form.fail(field, context.t[problem.rawValue]) }
-            return try render(patient, form, context, status: .unprocessableContent)
+            return .page("access/settings", title: "access_title", AccessSettingsPage(patient, form: form, context.t),
+                         status: .unprocessableContent)
         }
-        return context.redirect(to: "/patients/\(patient.userId)/access", flash: "access_saved")
-    }
-
-    static func render(_ patient: Patient, _ form: FormState, _ context: RequestContext, status: Status = .ok) throws -> Response {
-        let name = try context.database.read { try User.fetchOne($0, key: patient.userId)?.displayName } ?? ""
-        return context.render("access/settings", title: "access_title",
-                              AccessSettingsPage(patientId: patient.userId, patientName: name, form: form, context.t),
-                              status: status)
     }
 }
 
 /// The settings form: each choice as a group of radio buttons, checked from what was typed or saved.
-struct AccessSettingsPage: Sendable {
-    let patientId: Int64
+struct AccessSettingsPage: PageModel {
     let patientName: String
+    /// The patient's page, where the form leads back to.
+    let patientURL: String
+    /// Where the form posts.
+    let saveURL: String
     let form: FormState
     let cellSizes: [SelectOption]
     let labelPositions: [SelectOption]
@@ -61,9 +51,10 @@ struct AccessSettingsPage: Sendable {
     let themes: [SelectOption]
     let textSizes: [SelectOption]
 
-    init(patientId: Int64, patientName: String, form: FormState, _ t: Translator) {
-        self.patientId = patientId
-        self.patientName = patientName
+    init(_ patient: AccessQueries.Patient, form: FormState, _ t: Translator) {
+        patientName = patient.name
+        patientURL = PeopleEndpoints.showPatient.path(patient.id)
+        saveURL = AccessEndpoints.update.path(patient.id)
         self.form = form
         func options<T: CaseIterable & RawRepresentable<String>>(_ field: String, _ type: T.Type) -> [SelectOption] {
             T.allCases.map { value in

@@ -161,6 +161,12 @@ extension AccessSettings {
             .map(Display.init) ?? .standard
     }
 
+    /// Saves the settings with the audit row that records them (what they now are, as the page's attributes).
+    func save(patientId: Int64, by userId: Int64, audit: AuditContext, _ db: Database) throws {
+        try save(patientId: patientId, by: userId, at: audit.now, db)
+        try audit.record(.update, "accessSetting", patientId, AccessView(self).attributes, db)
+    }
+
     func save(patientId: Int64, by userId: Int64, at now: Date, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO accessSetting (patientId, cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs,

@@ -7,314 +7,302 @@ enum AccountsRoutes {
     static let templates = ["accounts/login", "accounts/invitation", "accounts/account", "accounts/patient-mode-exit"]
 
     static func add(to router: inout Router<Route>) {
-        router.legacy(AccountsEndpoints.showLogin, showLogin)
-        router.legacy(AccountsEndpoints.logIn, logIn)
-        router.legacy(AccountsEndpoints.logOut, logOut)
-        router.legacy(AccountsEndpoints.goHome, goHome)
-        router.legacy(AccountsEndpoints.showInvitation, showInvitation)
-        router.legacy(AccountsEndpoints.acceptInvitation, acceptInvitation)
-        router.legacy(AccountsEndpoints.showAccount, showAccount)
-        router.legacy(AccountsEndpoints.changeLanguage, changeLanguage)
-        router.legacy(AccountsEndpoints.changePassword, changePassword)
-        router.legacy(AccountsEndpoints.logOutEverywhere, logOutEverywhere)
-        router.legacy(AccountsEndpoints.openPatientMode, openPatientMode)
-        router.legacy(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
-        router.legacy(AccountsEndpoints.exitPatientMode, exitPatientMode)
+        router.add(AccountsEndpoints.showLogin, showLogin)
+        router.readCheckWrite(AccountsEndpoints.logIn, read: findLogin, check: checkLogin, write: finishLogin)
+        router.write(AccountsEndpoints.logOut, logOut)
+        router.add(AccountsEndpoints.goHome, goHome)
+        router.read(AccountsEndpoints.showInvitation, showInvitation)
+        router.readCheckWrite(AccountsEndpoints.acceptInvitation, read: findInvitation, check: hashInvitationPassword,
+                              write: acceptInvitation)
+        router.add(AccountsEndpoints.showAccount, showAccount)
+        router.write(AccountsEndpoints.changeLanguage, changeLanguage)
+        router.write(AccountsEndpoints.changePassword, preparing: .passwordHashing, checkNewPassword, changePassword)
+        router.write(AccountsEndpoints.logOutEverywhere, logOutEverywhere)
+        router.write(AccountsEndpoints.openPatientMode, openPatientMode)
+        router.add(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
+        router.write(AccountsEndpoints.exitPatientMode, preparing: .passwordHashing, checkAdultPassword, exitPatientMode)
     }
 
     // MARK: - Login
 
-    @Sendable static func showLogin(_ context: RequestContext) -> Response {
+    @Sendable static func showLogin(_ context: RequestContext) -> Reply {
         if let actor = context.actor { return .redirect(to: actor.role.homePath) }
-        return context.render("accounts/login", title: "login_title",
-                              LoginPage(form: FormState(values: ["next": safeNext(context.request.query["next"]) ?? ""])))
+        return .page("accounts/login", title: "login_title",
+                     LoginPage(form: FormState(values: ["next": safeNext(context.request.query["next"]) ?? ""])))
     }
 
-    /// The password check runs on the hashing pool; an unknown username is checked against a
-    /// decoy hash so that it costs the same time and gets the same answer as a wrong password.
-    @Sendable static func logIn(_ context: RequestContext) -> Response {
+    /// What a login form sent, with the account it names (if any), before the password is checked.
+    struct LoginAttempt: Sendable {
+        /// As typed, without the password: what the page shows again on a failure.
+        let form: FormState
+        let username: String
+        let password: String
+        let admission: LoginThrottle.Admission
+        let account: User?
+    }
+
+    enum LoginCheck: Sendable {
+        case failed(LoginAttempt)
+        /// `rehash`: the password hashed again when the stored hash uses weaker parameters.
+        case passed(User, rehash: String?, next: String?)
+    }
+
+    /// A throttled attempt is answered at once; any other reads the account named.
+    @Sendable static func findLogin(_ context: RequestContext, _ db: Database) throws -> Step<LoginAttempt> {
         var form = FormState(context.request.form, fields: ["username", "password", "next"])
         let username = form["username"].trimmingCharacters(in: .whitespaces)
         let password = form["password"]
         form.values["password"] = nil  // never sent back
-        let address = context.clientAddress
-        let typed = form
-
-        let admission = context.app.loginThrottle.admit(username: username, address: address, now: context.now)
-        let wait = admission.wait
-        if wait > 0 {
-            form.fail("username", context.t("login_throttled", ["minutes": "\(Int((wait / 60).rounded(.up)))"]))
-            var page = context.render("accounts/login", title: "login_title", LoginPage(form: form), status: .tooManyRequests)
-            page.headers["Retry-After"] = "\(Int(wait.rounded(.up)))"
-            return page
+        let admission = context.loginThrottle.admit(username: username, address: context.clientAddress, now: context.now)
+        if admission.wait > 0 {
+            form.fail("username", context.t("login_throttled", ["minutes": "\(Int((admission.wait / 60).rounded(.up)))"]))
+            var reply = Reply.page("accounts/login", title: "login_title", LoginPage(form: form), status: .tooManyRequests)
+            reply.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))"
+            return .reply(reply)
         }
-        let app = context.app
-        return .deferred(on: app.hashingPool) {
-            app.run({ context in
-                var form = typed
-                let found = try context.database.read { try User.named(username, $0) }
-                let usable = found.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
-                let verified = app.passwords.verify(password, against: usable?.passwordHash ?? app.decoyHash)
-                guard verified, var user = usable else {
-                    try context.database.write { db in
-                        try recordFailedLogin(username: username, account: found?.id, admission: admission, context, db)
-                    }
-                    form.fail("username", context.t["login_failed"])
-                    return context.render("accounts/login", title: "login_title", LoginPage(form: form),
-                                          status: .unprocessableContent)
-                }
-                app.loginThrottle.recordSuccess(username: username, address: address)
-                let rehash = app.passwords.needsRehash(user.passwordHash!) ? app.passwords.hash(password) : nil
-                let token = try context.database.write { db in
-                    if let rehash {
-                        user.passwordHash = rehash
-                        try user.update(db, columns: ["passwordHash"])
-                    }
-                    let token = try SessionStore.start(for: user, replacing: context.request.cookies[SessionStore.cookieName],
-                                                       at: context.now, policy: app.configuration.sessions, db)
-                    try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: address, now: context.now)
-                        .record(.login, "user", user.id, user.username ?? "", db)
-                    return token
-                }
-                var response = Response.redirect(to: safeNext(form["next"]) ?? user.role.homePath)
-                response.setCookie(sessionCookie(token, context))
-                return response
-            }, context)
+        return .next(LoginAttempt(form: form, username: username, password: password, admission: admission,
+                                  account: try User.named(username, db)))
+    }
+
+    /// On the hashing pool. An unknown username is checked against a decoy hash so that it costs the
+    /// same time and gets the same answer as a wrong password.
+    @Sendable static func checkLogin(_ context: RequestContext, _ attempt: LoginAttempt) -> Step<LoginCheck> {
+        let usable = attempt.account.flatMap { $0.isActive && $0.passwordHash != nil ? $0 : nil }
+        let verified = context.passwords.verify(attempt.password, against: usable?.passwordHash ?? context.decoyHash)
+        guard verified, let user = usable, let hash = user.passwordHash else { return .next(.failed(attempt)) }
+        context.loginThrottle.recordSuccess(username: attempt.username, address: context.clientAddress)
+        let rehash = context.passwords.needsRehash(hash) ? context.passwords.hash(attempt.password) : nil
+        return .next(.passed(user, rehash: rehash, next: attempt.form["next"]))
+    }
+
+    @Sendable static func finishLogin(_ context: RequestContext, _ db: Database, _ check: LoginCheck) throws -> Reply {
+        switch check {
+        case .failed(let attempt):
+            let stranger = AuditContext(actorId: nil, actorName: "—", clientAddress: context.clientAddress, now: context.now)
+            try Logins.recordFailure(username: attempt.username, account: attempt.account?.id, admission: attempt.admission,
+                                     audit: stranger, db)
+            var form = attempt.form
+            form.fail("username", context.t["login_failed"])
+            return .page("accounts/login", title: "login_title", LoginPage(form: form), status: .unprocessableContent)
+        case .passed(let user, let rehash, let next):
+            let own = AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress, now: context.now)
+            let token = try Logins.start(user, rehash: rehash, replacing: context.request.cookies[SessionStore.cookieName],
+                                         policy: context.configuration.sessions, audit: own, db)
+            var reply = Reply.redirect(to: safeNext(next) ?? user.role.homePath)
+            reply.setCookie(sessionCookie(token, context))
+            return reply
         }
     }
 
-    /// A wrong password (or an unknown name) in the audit log, and the lockout it starts if it is the
-    /// failure that crosses a limit. The typed name is kept short: it is whatever a stranger sent.
-    static func recordFailedLogin(username: String, account: Int64?, admission: LoginThrottle.Admission,
-                                  _ context: RequestContext, _ db: Database) throws {
-        let audit = AuditContext(actorId: nil, actorName: "—", clientAddress: context.clientAddress, now: context.now)
-        let typed = String(username.prefix(64))
-        try audit.record(.loginFailed, "user", account, typed, db)
-        if admission.locksAccount { try audit.record(.lockout, "user", account, "account: \(typed)", db) }
-        if admission.locksAddress { try audit.record(.lockout, "address", nil, "address: \(context.clientAddress)", db) }
-    }
-
-    @Sendable static func logOut(_ context: RequestContext) throws -> Response {
+    @Sendable static func logOut(_ context: RequestContext, _ db: Database) throws -> Reply {
         // In patient mode only the adult's password ends the session (see exitPatientMode).
         guard context.actor?.isPatientMode == false else { throw AppError.forbidden }
         if let token = context.request.cookies[SessionStore.cookieName] {
-            try context.database.write { db in
-                try SessionStore.end(token: token, db)
-                try context.audit.record(.logout, "user", context.signedIn?.user.id, "", db)
-            }
+            try Logins.end(token: token, userId: context.signedIn?.user.id, audit: context.audit, db)
         }
-        var response = context.redirect(to: "/login", flash: "logged_out")
-        response.setCookie(.expired(SessionStore.cookieName, secure: context.app.configuration.secureCookies))
-        return response
+        return signedOut(flash: "logged_out", context)
     }
 
-    @Sendable static func goHome(_ context: RequestContext) throws -> Response {
+    @Sendable static func goHome(_ context: RequestContext) throws -> Reply {
         .redirect(to: try context.requireActor().role.homePath)
     }
 
     // MARK: - Invitations
 
-    @Sendable static func showInvitation(_ context: RequestContext) throws -> Response {
-        let token = context.parameter("token") ?? ""
-        let lookup = try context.database.read { try Invitation.find(token: token, at: context.now, $0) }
-        return invitationPage(lookup, form: FormState(), context)
+    @Sendable static func showInvitation(_ context: RequestContext, _ db: Database, _ token: String) throws -> Reply {
+        invitationPage(try Invitation.find(token: token, at: context.now, db), token: token, form: FormState(), context)
     }
 
-    @Sendable static func acceptInvitation(_ context: RequestContext) throws -> Response {
-        let token = context.parameter("token") ?? ""
-        let lookup = try context.database.read { try Invitation.find(token: token, at: context.now, $0) }
-        guard case .valid(let invitation, let user) = lookup else { return invitationPage(lookup, form: FormState(), context) }
-        var form = FormState()
+    struct ChosenPassword: Sendable {
+        let token: String
+        let password: String
+    }
+
+    struct HashedPassword: Sendable {
+        let token: String
+        let hash: String
+    }
+
+    /// A link that no longer works, or a password the policy refuses, is answered before any hashing.
+    @Sendable static func findInvitation(_ context: RequestContext, _ db: Database, _ token: String) throws -> Step<ChosenPassword> {
+        let lookup = try Invitation.find(token: token, at: context.now, db)
+        guard case .valid(_, let user) = lookup else { return .reply(invitationPage(lookup, token: token, form: FormState(), context)) }
         let password = context.request.form["password"] ?? ""
         if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
                                                 username: user.username) {
+            var form = FormState()
             form.fail("password", context.t[problem.rawValue])
-            return invitationPage(lookup, form: form, context, status: .unprocessableContent)
+            return .reply(invitationPage(lookup, token: token, form: form, context, status: .unprocessableContent))
         }
-        let app = context.app
-        return .deferred(on: app.hashingPool) {
-            app.run({ context in
-                var invitation = invitation, user = user
-                let hash = app.passwords.hash(password)
-                let sessionToken = try context.database.write { db -> String? in
-                    // Re-read inside the transaction: of two tabs racing, one wins.
-                    guard case .valid = try Invitation.find(token: token, at: context.now, db) else { return nil }
-                    invitation.usedAt = context.now
-                    try invitation.update(db, columns: ["usedAt"])
-                    user.passwordHash = hash
-                    user.updatedAt = context.now
-                    user.passwordSetAt = context.now
-                    try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt"])
-                    try SessionStore.endAll(for: user.id!, db)
-                    try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress,
-                                     now: context.now).record(.setPassword, "user", user.id, "invitation", db)
-                    return try SessionStore.start(for: user, replacing: nil, at: context.now,
-                                                  policy: app.configuration.sessions, db)
-                }
-                guard let sessionToken else { return invitationPage(.used, form: FormState(), context) }
-                var response = context.redirect(to: user.role.homePath, flash: "password_set")
-                response.setCookie(sessionCookie(sessionToken, context))
-                return response
-            }, context)
-        }
+        return .next(ChosenPassword(token: token, password: password))
     }
 
-    static func invitationPage(_ lookup: Invitation.Lookup, form: FormState, _ context: RequestContext,
-                               status: Status = .ok) -> Response {
+    @Sendable static func hashInvitationPassword(_ context: RequestContext, _ chosen: ChosenPassword) -> Step<HashedPassword> {
+        .next(HashedPassword(token: chosen.token, hash: context.passwords.hash(chosen.password)))
+    }
+
+    @Sendable static func acceptInvitation(_ context: RequestContext, _ db: Database, _ chosen: HashedPassword) throws -> Reply {
+        guard let accepted = try Invitation.accept(token: chosen.token, passwordHash: chosen.hash, at: context.now,
+                                                   clientAddress: context.clientAddress, policy: context.configuration.sessions, db)
+        else { return invitationPage(.used, token: chosen.token, form: FormState(), context) }
+        var reply = Reply.redirect(to: accepted.user.role.homePath, flash: "password_set")
+        reply.setCookie(sessionCookie(accepted.sessionToken, context))
+        return reply
+    }
+
+    static func invitationPage(_ lookup: Invitation.Lookup, token: String, form: FormState, _ context: RequestContext,
+                               status: Status = .ok) -> Reply {
         switch lookup {
         case .valid(_, let user):
-            return context.render("accounts/invitation", title: "invitation_title",
-                                  InvitationPage(name: user.displayName, username: user.username ?? "", form: form,
-                                                 problem: nil), status: status)
+            return .page("accounts/invitation", title: "invitation_title",
+                         InvitationPage(name: user.displayName, username: user.username ?? "", form: form, problem: nil,
+                                        acceptURL: AccountsEndpoints.acceptInvitation.path(token)), status: status)
         case .used, .expired, .unknown:
             let problem = switch lookup {
             case .used: "invitation_used"
             case .expired: "invitation_expired"
             default: "invitation_unknown"
             }
-            return context.render("accounts/invitation", title: "invitation_title",
-                                  InvitationPage(name: "", username: "", form: form, problem: context.t[problem]),
-                                  status: .gone)
+            return .page("accounts/invitation", title: "invitation_title",
+                         InvitationPage(name: "", username: "", form: form, problem: context.t[problem], acceptURL: nil),
+                         status: .gone)
         }
     }
 
     // MARK: - One's own account
 
-    @Sendable static func showAccount(_ context: RequestContext) throws -> Response {
+    @Sendable static func showAccount(_ context: RequestContext) throws -> Reply {
         try accountPage(context, form: FormState())
     }
 
-    static func accountPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Response {
-        let actor = try context.requireActor()
-        guard !actor.isPatientMode, let user = context.signedIn?.user else { throw AppError.forbidden }
+    /// Made from the session's account, read with the session: no database access of its own.
+    static func accountPage(_ context: RequestContext, form: FormState, status: Status = .ok) throws -> Reply {
+        let user = try ownAccount(context)
         let languages = AppLocale.allCases.map {
             AccountPage.Language(code: $0.rawValue, name: context.t["language_\($0.rawValue.replacingOccurrences(of: "-", with: "_"))"],
                                  isSelected: user.appLocale == $0)
         }
-        return context.render("accounts/account", title: "account_title",
-                              AccountPage(name: user.displayName, username: user.username ?? "",
-                                          role: context.t["role_\(user.role.rawValue)"], languages: languages,
-                                          usesBrowserLanguage: user.locale == nil, form: form), status: status)
+        return .page("accounts/account", title: "account_title",
+                     AccountPage(name: user.displayName, username: user.username ?? "", role: context.t["role_\(user.role.rawValue)"],
+                                 languages: languages, usesBrowserLanguage: user.locale == nil, form: form), status: status)
     }
 
-    @Sendable static func changeLanguage(_ context: RequestContext) throws -> Response {
+    /// The signed-in account, never in patient mode (a child does not change the adult's account).
+    static func ownAccount(_ context: RequestContext) throws -> User {
         guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
+        return user
+    }
+
+    @Sendable static func changeLanguage(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try ownAccount(context)
         let choice = context.request.form["locale"].flatMap(AppLocale.init(rawValue:))
-        try context.database.write { db in
-            try db.execute(sql: "UPDATE user SET locale = ?, updatedAt = ? WHERE id = ?",
-                           arguments: [choice?.rawValue, context.now, user.id])
-        }
-        return context.redirect(to: "/account", flash: "language_changed")
+        try OwnAccount.setLanguage(userId: user.id!, choice, at: context.now, db)
+        return .redirect(to: AccountsEndpoints.showAccount.path(), flash: "language_changed")
     }
 
-    @Sendable static func changePassword(_ context: RequestContext) throws -> Response {
-        guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
-        let current = context.request.form["current"] ?? ""
+    /// On the hashing pool, holding no transaction: the new password against the policy, the current
+    /// one against the account's hash (read with the session), then the new one hashed.
+    @Sendable static func checkNewPassword(_ context: RequestContext) throws -> Step<String> {
+        let user = try ownAccount(context)
         let password = context.request.form["password"] ?? ""
+        var form = FormState()
         if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
                                                 username: user.username) {
-            var form = FormState()
             form.fail("password", context.t[problem.rawValue])
-            return try accountPage(context, form: form, status: .unprocessableContent)
+            return .reply(try accountPage(context, form: form, status: .unprocessableContent))
         }
-        let app = context.app
-        let sessionId = context.signedIn?.session.id
-        return .deferred(on: app.hashingPool) {
-            app.run({ context in
-                var form = FormState(), user = user
-                guard let stored = user.passwordHash, app.passwords.verify(current, against: stored) else {
-                    form.fail("current", context.t["password_current_wrong"])
-                    return try accountPage(context, form: form, status: .unprocessableContent)
-                }
-                let hash = app.passwords.hash(password)
-                try context.database.write { db in
-                    user.passwordHash = hash
-                    user.updatedAt = context.now
-                    user.passwordSetAt = context.now
-                    try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt"])
-                    // Other devices must log in again with the new password; this one stays.
-                    try Session.filter(Session.Columns.userId == user.id && Column("id") != sessionId).deleteAll(db)
-                    try context.audit.record(.setPassword, "user", user.id, "account", db)
-                }
-                return context.redirect(to: "/account", flash: "password_changed")
-            }, context)
+        guard let stored = user.passwordHash, context.passwords.verify(context.request.form["current"] ?? "", against: stored) else {
+            form.fail("current", context.t["password_current_wrong"])
+            return .reply(try accountPage(context, form: form, status: .unprocessableContent))
         }
+        return .next(context.passwords.hash(password))
     }
 
-    @Sendable static func logOutEverywhere(_ context: RequestContext) throws -> Response {
-        guard let user = context.signedIn?.user, context.actor?.isPatientMode == false else { throw AppError.forbidden }
-        try context.database.write { db in
-            try SessionStore.endAll(for: user.id!, db)
-            try context.audit.record(.logout, "user", user.id, "everywhere", db)
-        }
-        var response = context.redirect(to: "/login", flash: "logged_out_everywhere")
-        response.setCookie(.expired(SessionStore.cookieName, secure: context.app.configuration.secureCookies))
-        return response
+    @Sendable static func changePassword(_ context: RequestContext, _ db: Database, _ hash: String) throws -> Reply {
+        let user = try ownAccount(context)
+        try OwnAccount.changePassword(userId: user.id!, to: hash, keeping: context.signedIn?.session.id, audit: context.audit, db)
+        return .redirect(to: AccountsEndpoints.showAccount.path(), flash: "password_changed")
+    }
+
+    @Sendable static func logOutEverywhere(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try ownAccount(context)
+        try Logins.endEverywhere(userId: user.id!, audit: context.audit, db)
+        return signedOut(flash: "logged_out_everywhere", context)
     }
 
     // MARK: - Patient mode
 
-    @Sendable static func openPatientMode(_ context: RequestContext) throws -> Response {
+    @Sendable static func openPatientMode(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        guard let patientId = context.id("id"), let session = context.signedIn?.session else { throw AppError.notFound }
-        let planId = context.request.form["plan"].flatMap(Int64.init)
-        let destination = try context.database.write { db -> String in
-            _ = try PatientScope.find(patientId, visibleTo: actor, db)
-            guard try PatientScope.maySupervise(actor, patientId: patientId, db) else { throw AppError.forbidden }
-            try db.execute(sql: "UPDATE session SET patientModeFor = ? WHERE id = ?", arguments: [patientId, session.id])
-            try context.audit.record(.patientModeOpen, "patient", patientId, "", db)
-            // Opened from a plan: straight to that board, on the child's side.
-            if let planId, try Plan.filter(key: planId).filter(Column("patientId") == patientId).fetchCount(db) == 1 {
-                return "/play/\(planId)"
-            }
-            return Role.patient.homePath
-        }
-        return .redirect(to: destination)
+        guard let sessionId = context.signedIn?.session.id else { throw AppError.notFound }
+        _ = try PatientScope.find(patientId, visibleTo: actor, db)
+        guard try PatientScope.maySupervise(actor, patientId: patientId, db) else { throw AppError.forbidden }
+        let plan = try PatientMode.open(sessionId: sessionId, patientId: patientId,
+                                        plan: context.request.form["plan"].flatMap(Int64.init), audit: context.audit, db)
+        // Opened from a plan: straight to that board, on the child's side.
+        return .redirect(to: plan.map { PlayerEndpoints.play.path($0) } ?? Role.patient.homePath)
     }
 
-    @Sendable static func showPatientModeExit(_ context: RequestContext) -> Response {
-        context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
-                       PatientModeExitPage(adultName: context.signedIn?.user.displayName ?? "", form: FormState()))
+    @Sendable static func showPatientModeExit(_ context: RequestContext) -> Reply {
+        .page("accounts/patient-mode-exit", title: "patient_mode_exit_title",
+              PatientModeExitPage(adultName: context.signedIn?.user.displayName ?? "", form: FormState()))
+    }
+
+    enum PatientModeExit: Sendable {
+        case exit
+        /// A wrong password that locks the exit for a while: the lockout is audited.
+        case lockout
     }
 
     /// Only the adult's own password ends patient mode; the child needs to remember nothing. Wrong
     /// tries are limited per session (this tablet), never counted against the adult's logins.
-    @Sendable static func exitPatientMode(_ context: RequestContext) throws -> Response {
+    /// On the hashing pool, holding no transaction.
+    @Sendable static func checkAdultPassword(_ context: RequestContext) throws -> Step<PatientModeExit> {
         guard let signedIn = context.signedIn, let sessionId = signedIn.session.id else { throw AppError.forbidden }
-        let password = context.request.form["password"] ?? ""
-        let app = context.app
-        let admission = app.loginThrottle.admitPatientModeExit(session: sessionId, now: context.now)
-        let patientId = signedIn.session.patientModeFor
-        return .deferred(on: app.hashingPool) {
-            app.run({ context in
-                guard admission.wait == 0, let hash = signedIn.user.passwordHash, app.passwords.verify(password, against: hash) else {
-                    if admission.wait == 0, admission.locksAccount {
-                        try context.database.write { db in
-                            try context.audit.record(.lockout, "session", patientId, "patient mode exit", db)
-                        }
-                    }
-                    var form = FormState()
-                    form.fail("password", context.t[admission.wait > 0 ? "login_throttled_short" : "patient_mode_wrong_password"])
-                    var page = context.render("accounts/patient-mode-exit", title: "patient_mode_exit_title",
-                                              PatientModeExitPage(adultName: signedIn.user.displayName, form: form),
-                                              status: admission.wait > 0 ? .tooManyRequests : .unprocessableContent)
-                    if admission.wait > 0 { page.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))" }
-                    return page
-                }
-                app.loginThrottle.recordPatientModeExitSuccess(session: sessionId)
-                try context.database.write { db in
-                    try db.execute(sql: "UPDATE session SET patientModeFor = NULL WHERE id = ?", arguments: [sessionId])
-                    try context.audit.record(.patientModeExit, "patient", patientId, "", db)
-                }
-                return .redirect(to: signedIn.user.role.homePath)
-            }, context)
+        let admission = context.loginThrottle.admitPatientModeExit(session: sessionId, now: context.now)
+        if admission.wait == 0, let hash = signedIn.user.passwordHash,
+           context.passwords.verify(context.request.form["password"] ?? "", against: hash) {
+            context.loginThrottle.recordPatientModeExitSuccess(session: sessionId)
+            return .next(.exit)
         }
+        if admission.wait == 0, admission.locksAccount { return .next(.lockout) }
+        var reply = wrongAdultPassword(throttled: admission.wait > 0, context)
+        if admission.wait > 0 { reply.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))" }
+        return .reply(reply)
+    }
+
+    @Sendable static func exitPatientMode(_ context: RequestContext, _ db: Database, _ outcome: PatientModeExit) throws -> Reply {
+        guard let signedIn = context.signedIn, let sessionId = signedIn.session.id else { throw AppError.forbidden }
+        let patientId = signedIn.session.patientModeFor
+        switch outcome {
+        case .exit:
+            try PatientMode.exit(sessionId: sessionId, patientId: patientId, audit: context.audit, db)
+            return .redirect(to: signedIn.user.role.homePath)
+        case .lockout:
+            try PatientMode.recordExitLockout(patientId: patientId, audit: context.audit, db)
+            return wrongAdultPassword(throttled: false, context)
+        }
+    }
+
+    static func wrongAdultPassword(throttled: Bool, _ context: RequestContext) -> Reply {
+        var form = FormState()
+        form.fail("password", context.t[throttled ? "login_throttled_short" : "patient_mode_wrong_password"])
+        return .page("accounts/patient-mode-exit", title: "patient_mode_exit_title",
+                     PatientModeExitPage(adultName: context.signedIn?.user.displayName ?? "", form: form),
+                     status: throttled ? .tooManyRequests : .unprocessableContent)
     }
 
     // MARK: - Helpers
 
     static func sessionCookie(_ token: String, _ context: RequestContext) -> SetCookie {
-        SetCookie(name: SessionStore.cookieName, value: token, secure: context.app.configuration.secureCookies, sameSite: .lax)
+        SetCookie(name: SessionStore.cookieName, value: token, secure: context.configuration.secureCookies, sameSite: .lax)
+    }
+
+    /// To the login page, the session cookie gone.
+    static func signedOut(flash: String, _ context: RequestContext) -> Reply {
+        var reply = Reply.redirect(to: AccountsEndpoints.showLogin.path(), flash: flash)
+        reply.setCookie(.expired(SessionStore.cookieName, secure: context.configuration.secureCookies))
+        return reply
     }
 
     /// Only a local path may follow a login: `//evil.example` and absolute URLs are dropped, and so are
@@ -327,17 +315,24 @@ enum AccountsRoutes {
     }
 }
 
-struct LoginPage: Sendable { let form: FormState }
+struct LoginPage: PageModel {
+    let form: FormState
+    let logInURL = AccountsEndpoints.logIn.path()
+}
 
-struct InvitationPage: Sendable {
+struct InvitationPage: PageModel {
     let name: String
     let username: String
     let form: FormState
+    /// Why the link no longer works; nil while it does.
     let problem: String?
+    /// Where the password form posts; nil when the link no longer works.
+    let acceptURL: String?
+    let loginURL = AccountsEndpoints.showLogin.path()
 }
 
-struct AccountPage: Sendable {
-    struct Language: Sendable {
+struct AccountPage: PageModel {
+    struct Language: PageModel {
         let code: String
         let name: String
         let isSelected: Bool
@@ -348,9 +343,15 @@ struct AccountPage: Sendable {
     let languages: [Language]
     let usesBrowserLanguage: Bool
     let form: FormState
+    let languageURL = AccountsEndpoints.changeLanguage.path()
+    let passwordURL = AccountsEndpoints.changePassword.path()
+    let logOutEverywhereURL = AccountsEndpoints.logOutEverywhere.path()
 }
 
-struct PatientModeExitPage: Sendable {
+struct PatientModeExitPage: PageModel {
     let adultName: String
     let form: FormState
+    let exitURL = AccountsEndpoints.exitPatientMode.path()
+    /// Back to the child's side without the password.
+    let patientHomeURL = DashboardEndpoints.patient.path()
 }
