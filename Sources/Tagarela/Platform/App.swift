@@ -201,8 +201,14 @@ public final class App: Responder {
         }
         var response = runOnce(handler, context, session: expectedToken(signedIn, anonymousToken))
         if configuration.reportsDatabaseAccesses {
-            response.headers["X-Tagarela-DB-Accesses"] = "\(context.database.accessCount)"
-            response.headers["X-Tagarela-DB-Nested"] = "\(context.database.nestedCount)"
+            // Counted when the response is final: after the work a hashing or media pool did too.
+            let scope = context.database
+            response = response.whenFinished { response in
+                var response = response
+                response.headers["X-Tagarela-DB-Accesses"] = "\(scope.accessCount)"
+                response.headers["X-Tagarela-DB-Nested"] = "\(scope.nestedCount)"
+                return response
+            }
         }
         if let newToken = context.csrf.newToken {
             response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: newToken,
