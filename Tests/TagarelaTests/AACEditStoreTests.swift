@@ -19,7 +19,8 @@ import Testing
     }
 
     static func ana(_ test: TestApp) throws -> Actor {
-        try test.read { db in Actor(user: try User.fetchOne(db, key: try test.id(of: "ana"))!) }
+        let id = try test.id(of: "ana")
+        return try test.read { db in Actor(user: try User.fetchOne(db, key: id)!) }
     }
 
     // MARK: - Plans
@@ -74,8 +75,9 @@ import Testing
             return plan.id!
         }
         // Another clinician's symbol, a position outside the grid, a move onto itself, a form without a change.
+        let nadia = try test.id(of: "nadia")
         let nadiaSymbol = try test.write { db -> Int64 in
-            var symbol = Symbol(clinicianId: try test.id(of: "nadia"), categoryId: try Int64.fetchOne(db, sql: "SELECT id FROM category LIMIT 1")!,
+            var symbol = Symbol(clinicianId: nadia, categoryId: try Int64.fetchOne(db, sql: "SELECT id FROM category LIMIT 1")!,
                                 name: "alheio", spokenText: "alheio", pictogram: "1F600", audioKind: "generated",
                                 createdAt: test.clock.now, updatedAt: test.clock.now)
             try symbol.insert(db)
@@ -103,10 +105,11 @@ import Testing
         #expect(plan.id == planId)
         let rows = try Self.auditRows(test, entity: "patient", id: carla).filter { $0["action"] == "export" }
         #expect(rows.count == 1 && (rows.first?["summary"] as String?)?.hasPrefix("print plan \(planId)") == true)
-        // A clinician who does not treat the patient: a 404, and no audit row.
-        let nadia = try test.read { db in Actor(user: try User.fetchOne(db, key: try test.id(of: "nadia"))!) }
+        // A tutor who does not care for the patient: a 404, and no audit row.
+        let beatrizId = try test.id(of: "beatriz")
+        let beatriz = try test.read { db in Actor(user: try User.fetchOne(db, key: beatrizId)!) }
         #expect(throws: AppError.notFound) {
-            try test.write { db in try Plans.recordPrint(planId: planId, visibleTo: nadia, audit: Self.audit(test, actor: nadia.userId), db) }
+            try test.write { db in try Plans.recordPrint(planId: planId, visibleTo: beatriz, audit: Self.audit(test, actor: beatriz.userId), db) }
         }
         #expect(try Self.auditRows(test, entity: "patient", id: carla).filter { $0["action"] == "export" }.count == 1)
     }
@@ -166,7 +169,8 @@ import Testing
     @Test func aSymbolIsSavedWithItsClipAndItsDefaultCategoryCreated() async throws {
         let test = try await TestApp(seedDemo: false)
         let ana = try test.write { db -> Actor in
-            var user = User(username: "ana", displayName: "Ana", role: .clinician, specialties: User.specialtiesText([.speech]))
+            var user = User(username: "ana", displayName: "Ana", role: .clinician, specialties: User.specialtiesText([.speech]),
+                            createdAt: test.clock.now, updatedAt: test.clock.now)
             try user.insert(db)
             return Actor(user: user)
         }
