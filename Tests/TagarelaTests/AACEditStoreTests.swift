@@ -224,6 +224,54 @@ import Testing
         #expect(try Self.auditRows(test, entity: "category", id: category.id).map { $0["summary"] as String } == ["Escola"])
     }
 
+    // MARK: - Over HTTP: uploads made before the write
+
+    @Test func aRefusedSymbolKeepsNoPictureItBrought() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let images = test.app.configuration.mediaDirectory + "/images"
+        func stored() -> Set<String> { Set((try? FileManager.default.contentsOfDirectory(atPath: images)) ?? []) }
+        let before = stored()
+        let picture = [(field: "image", filename: "foto.png", contentType: "image/png", content: PhotoTests.png)]
+        let category = try #require(try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM category") })
+        // A careless clinician: no name. The form comes back with what was typed, and the picture is not kept.
+        let refused = try ana.postMultipart("/symbols", fields: [("name", ""), ("spokenText", "bola azul"), ("categoryId", "\(category)"),
+                                                                 ("scope", ""), ("voice", "pt-BR")], files: picture)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains(#"value="bola azul""#))
+        #expect(stored() == before)
+        // An old bookmark, or an attacker: a symbol that is not there. A 404, and nothing kept.
+        let missing = try ana.postMultipart("/symbols/999999", fields: [("name", "bola"), ("categoryId", "\(category)"), ("scope", ""),
+                                                                        ("voice", "pt-BR")], files: picture)
+        #expect(missing.status == 404)
+        #expect(stored() == before)
+        // The same picture with a name is kept, and the symbol shows it through the image route.
+        let saved = try ana.postMultipart("/symbols", fields: [("name", "bola azul"), ("categoryId", "\(category)"), ("scope", ""),
+                                                               ("voice", "pt-BR")], files: picture)
+        #expect(saved.status == 303)
+        let added = stored().subtracting(before)
+        #expect(added.count == 1)
+        let symbol = try #require(try test.read { try Symbol.filter(Column("name") == "bola azul").fetchOne($0) })
+        #expect(symbol.imageURL == PlanEndpoints.image.path(try #require(added.first)))
+        #expect(try ana.get(symbol.imageURL).status == 200)
+    }
+
+    @Test func theEditorPrintsItsLinksFromTheEndpoints() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let board = try #require(try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM plan WHERE patientId = ? AND type = 'board' ORDER BY id LIMIT 1",
+                                                                   arguments: [carla]) })
+        let page = try ana.get(PlanEndpoints.editor.path(board, query: ["cell": "0"]))
+        #expect(page.status == 200)
+        for link in [PlanEndpoints.printView.path(board), OBFEndpoints.exportPackage.path(board), PlanEndpoints.list.path(carla),
+                     PlanEndpoints.setCell.path(board, 0), OBFEndpoints.exportBoard.path(board)] {
+            #expect(page.text.contains("\"\(link)\""), "\(link)")
+        }
+        // A second tab moved on: a cell past the grid is a 404 and changes nothing.
+        #expect(try ana.post(PlanEndpoints.setCell.path(board, 999), [("clear", "1")]).status == 404)
+    }
+
     // MARK: - Pure rules
 
     @Test func aCellsFormNamesOneChange() {
