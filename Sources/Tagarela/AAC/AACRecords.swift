@@ -111,11 +111,12 @@ struct Symbol: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var imageURL: String {
-        if let pictogram { return "/pictograms/\(pictogram).svg" }
-        return "/media/\(imagePath ?? "")"
+        if let pictogram { return PlanEndpoints.pictogram.path("\(pictogram).svg") }
+        // Stored as "images/<file>" (`MediaStore.storeSymbolImage`).
+        return PlanEndpoints.image.path(String((imagePath ?? "").split(separator: "/").last ?? ""))
     }
 
-    var audioURL: String? { audioFile.map { "/media/audio/\($0)" } }
+    var audioURL: String? { audioFile.map { PlanEndpoints.audio.path($0) } }
 }
 
 enum PlanType: String, Sendable, CaseIterable {

@@ -5,7 +5,7 @@ import Mustache
 ///
 /// NB: the player page is the hottest page of the product; its view models answer Mustache's lookups
 /// directly (`MustacheParent`) instead of through `Mirror`, which made a 20-cell board several times slower.
-struct BoardView: Sendable, MustacheParent {
+struct BoardView: Sendable, MustacheParent, Encodable {
     func child(named name: String) -> Any? {
         switch name {
         case "planId": planId
@@ -18,7 +18,7 @@ struct BoardView: Sendable, MustacheParent {
         }
     }
 
-    struct Cell: Sendable, MustacheParent {
+    struct Cell: Sendable, MustacheParent, Encodable {
         func child(named name: String) -> Any? {
             switch name {
             case "position": position
@@ -104,16 +104,19 @@ enum LabelFit {
 }
 
 /// A patient's plans, grouped by the tutor each was made for.
-struct PlansPage: Sendable {
-    struct Item: Sendable {
+struct PlansPage: PageModel {
+    struct Item: PageModel {
         let id: Int64
         let name: String
         let detail: String
+        let editURL: String
+        let exportURL: String
+        let printURL: String
         /// A sentence plan has no grid to print or export.
         let hasGrid: Bool
     }
 
-    struct Group: Sendable {
+    struct Group: PageModel {
         let title: String
         let plans: [Item]
     }
@@ -124,6 +127,13 @@ struct PlansPage: Sendable {
     let isEmpty: Bool
     let isClinician: Bool
     let isTutor: Bool
+    let newPlanURL: String
+    let importURL: String
+    let usageURL: String
+    let observationsURL: String
+    let bookURL: String
+    /// A tutor opens a plan on this device in patient mode.
+    let patientModeURL: String
 
     init(patientId: Int64, patientName: String, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
         let t = context.t
@@ -131,9 +141,17 @@ struct PlansPage: Sendable {
         self.patientName = patientName
         isClinician = actor.role == .clinician
         isTutor = actor.role == .tutor
+        newPlanURL = PlanEndpoints.newPlan.path(patientId)
+        importURL = OBFEndpoints.importForm.path(patientId)
+        usageURL = UsageEndpoints.usage.path(patientId)
+        observationsURL = UsageEndpoints.observations.path(patientId)
+        bookURL = PlanEndpoints.book.path(patientId)
+        patientModeURL = AccountsEndpoints.openPatientMode.path(patientId)
         func item(_ plan: Plan) -> Item {
             let kind = plan.planType == .board ? "\(plan.rows) × \(plan.columns)" : t["plan_type_\(plan.type)"]
             return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))",
+                        editURL: PlanEndpoints.editor.path(plan.id!), exportURL: OBFEndpoints.exportPackage.path(plan.id!),
+                        printURL: PlanEndpoints.printView.path(plan.id!),
                         hasGrid: plan.planType != .sentence)
         }
         var groups = tutors.compactMap { tutor -> Group? in
@@ -147,17 +165,21 @@ struct PlansPage: Sendable {
     }
 }
 
-struct PlanFormPage: Sendable {
+struct PlanFormPage: PageModel {
     let patientId: Int64
     let patientName: String
     let form: FormState
     let types: [SelectOption]
     let tutors: [SelectOption]
+    let createURL: String
+    let plansURL: String
 
     init(patientId: Int64, patientName: String, form: FormState, tutors: [User], _ t: Translator) {
         self.patientId = patientId
         self.patientName = patientName
         self.form = form
+        createURL = PlanEndpoints.create.path(patientId)
+        plansURL = PlanEndpoints.list.path(patientId)
         types = PlanType.allCases.map { SelectOption(value: $0.rawValue, label: t["plan_type_\($0.rawValue)"], isSelected: form["type"] == $0.rawValue) }
         self.tutors = [SelectOption(value: "", label: t["plan_any_tutor"], isSelected: form["tutorId"].isEmpty)]
             + tutors.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: form["tutorId"] == "\($0.id!)") }
@@ -165,16 +187,18 @@ struct PlanFormPage: Sendable {
 }
 
 /// The board editor: the grid with links to pick a cell, and the chooser for the picked cell.
-struct EditorPage: Sendable {
-    struct Choice: Sendable {
+struct EditorPage: PageModel {
+    struct Choice: PageModel {
         let id: Int64
         let name: String
         let imageURL: String
         let colourClass: String
     }
 
-    struct EditorCell: Sendable {
+    struct EditorCell: PageModel {
         let position: Int
+        /// The editor with this cell picked.
+        let url: String
         let number: Int
         let isEmpty: Bool
         let label: String
@@ -200,8 +224,17 @@ struct EditorPage: Sendable {
     /// The board on each kind of screen (`BoardFit`), and the devices where its cells fall under 64 px.
     let fit: [FitDevice]
     let fitWarning: String?
+    let printURL: String
+    let exportPackageURL: String
+    let exportBoardURL: String
+    let plansURL: String
+    /// The chooser's search: the editor itself.
+    let editorURL: String
+    /// Where the picked cell's forms post.
+    let cellURL: String
+    let newSymbolURL: String
 
-    struct FitDevice: Sendable {
+    struct FitDevice: PageModel {
         let name: String
         let size: String
         let verdict: String
@@ -218,8 +251,16 @@ struct EditorPage: Sendable {
         self.patientName = patientName
         let selected = selected.flatMap { (0..<screen.plan.cellCount).contains($0) ? $0 : nil }
         self.selected = selected
+        let planId = screen.plan.id!
+        printURL = PlanEndpoints.printView.path(planId)
+        exportPackageURL = OBFEndpoints.exportPackage.path(planId)
+        exportBoardURL = OBFEndpoints.exportBoard.path(planId)
+        plansURL = PlanEndpoints.list.path(screen.plan.patientId)
+        editorURL = PlanEndpoints.editor.path(planId)
+        cellURL = selected.map { PlanEndpoints.setCell.path(planId, $0) } ?? ""
+        newSymbolURL = SymbolEndpoints.newSymbol.path(query: ["patient": "\(screen.plan.patientId)"])
         cells = board.cells.map {
-            EditorCell(position: $0.position, number: $0.number, isEmpty: $0.isEmpty, label: $0.label, imageURL: $0.imageURL,
+            EditorCell(position: $0.position, url: PlanEndpoints.editor.path(planId, query: ["cell": "\($0.position)"]), number: $0.number, isEmpty: $0.isEmpty, label: $0.label, imageURL: $0.imageURL,
                        colourClass: $0.colourClass, isFolder: $0.isFolder, isSelected: $0.position == selected)
         }
         selectedNumber = (selected ?? 0) + 1

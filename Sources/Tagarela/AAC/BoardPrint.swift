@@ -2,8 +2,8 @@ import Foundation
 
 /// One printed page: a board, a big-symbol plan or a sentence plan's words, sized to fit one page of
 /// A4 or Letter (board.css, "Print"), turned to the grid's shape.
-struct PrintSheet: Sendable {
-    struct Cell: Sendable {
+struct PrintSheet: PageModel {
+    struct Cell: PageModel {
         let colourClass: String
         let isEmpty: Bool
         let isFolder: Bool
@@ -81,13 +81,13 @@ struct PrintSheet: Sendable {
     }
 }
 
-struct PrintPage: Sendable {
+struct PrintPage: PageModel {
     let sheet: PrintSheet
 }
 
 /// A patient's communication book: a cover, then every plan on a page of its own.
-struct BookPage: Sendable {
-    struct Entry: Sendable {
+struct BookPage: PageModel {
+    struct Entry: PageModel {
         let name: String
         let kind: String
         let pageNumber: Int
@@ -100,6 +100,7 @@ struct BookPage: Sendable {
     let entries: [Entry]
     let sheets: [PrintSheet]
     let isEmpty: Bool
+    let plansURL: String
 
     /// The book's pages: the cover is page 1, the plans follow in `plans` order. Pure.
     static func pageNumbers(of plans: [Plan]) -> [Int64: Int] {

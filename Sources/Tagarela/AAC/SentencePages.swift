@@ -1,17 +1,20 @@
 import Foundation
 
 /// The clinician's sentence-plan editor: subjects, verbs and complements side by side.
-struct SentenceEditorPage: Sendable {
-    struct Link: Sendable {
+struct SentenceEditorPage: PageModel {
+    struct Link: PageModel {
         let id: Int64
         let name: String
         let isChecked: Bool
     }
 
-    struct Word: Sendable {
+    struct Word: PageModel {
         let id: Int64
         let name: String
         let imageURL: String
+        let removeURL: String
+        let shortcutURL: String
+        let linksURL: String
         let colourClass: String
         let isVerb: Bool
         let isShortcut: Bool
@@ -21,16 +24,18 @@ struct SentenceEditorPage: Sendable {
         let linksLegend: String
     }
 
-    struct Column: Sendable {
+    struct Column: PageModel {
         let role: String
+        /// The editor with this role's chooser open.
+        let addURL: String
         let title: String
         let hint: String
         let words: [Word]
         let isEmpty: Bool
     }
 
-    struct Chooser: Sendable {
-        struct Choice: Sendable {
+    struct Chooser: PageModel {
+        struct Choice: PageModel {
             let id: Int64
             let name: String
             let imageURL: String
@@ -42,10 +47,18 @@ struct SentenceEditorPage: Sendable {
         let search: String
         let categories: [SelectOption]
         let symbols: [Choice]
+        /// The search's form, and the way back to the columns.
+        let editorURL: String
+        /// Each choice's form.
+        let addWordURL: String
+        let newSymbolURL: String
 
-        init(role: SentenceWord.Role, search: String, category: String, categories: [Category], symbols: [Symbol],
+        init(planId: Int64, patientId: Int64, role: SentenceWord.Role, search: String, category: String, categories: [Category], symbols: [Symbol],
              colours: [Category], _ t: Translator) {
             self.role = role.rawValue
+            editorURL = PlanEndpoints.editor.path(planId)
+            addWordURL = SentenceEndpoints.addWord.path(planId)
+            newSymbolURL = SymbolEndpoints.newSymbol.path(query: ["patient": "\(patientId)"])
             title = t["sentence_add_\(role.rawValue)"]
             self.search = search
             self.categories = categories.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: category == "\($0.id!)") }
@@ -62,6 +75,10 @@ struct SentenceEditorPage: Sendable {
     let columns: [Column]
     let chooser: Chooser?
     let isComplete: Bool
+    let plansURL: String
+
+    /// The editor at one of its parts (a role's column, a word), where a change lands.
+    static func anchor(planId: Int64, _ fragment: String) -> String { PlanEndpoints.editor.path(planId) + "#" + fragment }
 
     init(plan: Plan, patientName: String, grammar: SentenceGrammar, chooser: Chooser?, _ t: Translator) {
         planId = plan.id!
@@ -69,17 +86,23 @@ struct SentenceEditorPage: Sendable {
         name = plan.name
         self.patientName = patientName
         self.chooser = chooser
+        plansURL = PlanEndpoints.list.path(plan.patientId)
+        let planId = plan.id!
         columns = SentenceWord.Role.allCases.map { role in
             let words = grammar.words(role).map { word in
                 let followers = role.next.map(grammar.words) ?? []
                 let linked = Set(grammar.next[word.id] ?? [])
-                return Word(id: word.id, name: word.symbol.name, imageURL: word.symbol.imageURL, colourClass: word.colour.cssClass,
+                return Word(id: word.id, name: word.symbol.name, imageURL: word.symbol.imageURL,
+                            removeURL: SentenceEndpoints.removeWord.path(planId, word.id),
+                            shortcutURL: SentenceEndpoints.setShortcut.path(planId, word.id),
+                            linksURL: SentenceEndpoints.setLinks.path(planId, word.id), colourClass: word.colour.cssClass,
                             isVerb: role == .verb, isShortcut: word.isShortcut,
                             links: followers.map { Link(id: $0.id, name: $0.symbol.name, isChecked: linked.contains($0.id)) },
                             hasLinkChoices: !followers.isEmpty,
                             linksLegend: followers.isEmpty ? "" : t("sentence_links_legend_\(role.rawValue)", ["word": word.symbol.name]))
             }
-            return Column(role: role.rawValue, title: t["sentence_role_\(role.rawValue)"], hint: t["sentence_role_hint_\(role.rawValue)"],
+            return Column(role: role.rawValue, addURL: PlanEndpoints.editor.path(planId, query: ["add": role.rawValue]) + "#chooser-title",
+                          title: t["sentence_role_\(role.rawValue)"], hint: t["sentence_role_hint_\(role.rawValue)"],
                           words: words, isEmpty: words.isEmpty)
         }
         isComplete = !SentenceRules.openers(grammar).isEmpty
@@ -87,8 +110,8 @@ struct SentenceEditorPage: Sendable {
 }
 
 /// The patient's builder. Every word is rendered once; `next` lists the words that may follow it.
-struct SentencePlayerPage: Sendable {
-    struct Word: Sendable {
+struct SentencePlayerPage: PageModel {
+    struct Word: PageModel {
         let id: Int64
         let role: String
         let symbolId: Int64

@@ -1,8 +1,9 @@
 import Foundation
 
 /// A symbol as every page draws it: picture, word, category colour, clip.
-struct SymbolView: Sendable {
+struct SymbolView: PageModel {
     let id: Int64
+    let editURL: String
     let name: String
     let imageURL: String
     let audioURL: String?
@@ -14,6 +15,7 @@ struct SymbolView: Sendable {
 
     init(_ symbol: Symbol, colour: CategoryColour, scope: String? = nil) {
         id = symbol.id!
+        editURL = SymbolEndpoints.edit.path(symbol.id!)
         wordLang = symbol.voice
         name = symbol.name
         imageURL = symbol.imageURL
@@ -23,8 +25,8 @@ struct SymbolView: Sendable {
     }
 }
 
-struct SymbolsPage: Sendable {
-    struct Group: Sendable {
+struct SymbolsPage: PageModel {
+    struct Group: PageModel {
         let name: String
         let colourClass: String
         let symbols: [SymbolView]
@@ -34,6 +36,9 @@ struct SymbolsPage: Sendable {
     let search: String
     let colours: [SelectOption]
     let isEmpty: Bool
+    let newSymbolURL = SymbolEndpoints.newSymbol.path()
+    let searchURL = SymbolEndpoints.list.path()
+    let createCategoryURL = SymbolEndpoints.createCategory.path()
 
     init(categories: [Category], symbols: [Symbol], patients: [People.PatientSummary], search: String, _ t: Translator) {
         let names = Dictionary(uniqueKeysWithValues: patients.map { ($0.id, $0.displayName) })
@@ -49,9 +54,10 @@ struct SymbolsPage: Sendable {
     }
 }
 
-struct SymbolFormPage: Sendable {
-    struct Pictogram: Sendable {
+struct SymbolFormPage: PageModel {
+    struct Pictogram: PageModel {
         let hexcode: String
+        let imageURL: String
         let name: String
         let link: String
         let isSelected: Bool
@@ -64,29 +70,32 @@ struct SymbolFormPage: Sendable {
     let search: String
     let results: [Pictogram]
     let hasResults: Bool
+    /// The chosen pictogram's picture.
     let chosenPictogram: String?
     /// The symbol speaks with a recording, which the clinician may give up for the generated voice.
     let hasRecording: Bool
     let categories: [SelectOption]
     let scopes: [SelectOption]
     let voices: [SelectOption]
+    let listURL = SymbolEndpoints.list.path()
 
-    init(action: String, form: FormState, search: String, results: [PictogramLibrary.Entry], categories: [Category],
+    /// `symbolId` nil: the new-symbol form.
+    init(symbolId: Int64?, form: FormState, search: String, results: [PictogramLibrary.Entry], categories: [Category],
          patients: [People.PatientSummary], context: RequestContext) {
         let t = context.t
-        self.action = action
-        let pagePath = action == "/symbols" ? "/symbols/new" : action + "/edit"
-        self.pagePath = pagePath
+        action = symbolId.map { SymbolEndpoints.update.path($0) } ?? SymbolEndpoints.create.path()
+        pagePath = symbolId.map { SymbolEndpoints.edit.path($0) } ?? SymbolEndpoints.newSymbol.path()
         self.form = form
         self.search = search
         self.results = results.map { entry in
             let name = entry.name(context.locale)
-            var query = "pictogram=\(entry.hexcode)&name=\(HTTPQuery.encode(name))&q=\(HTTPQuery.encode(search))"
-            if !form["scope"].isEmpty { query += "&patient=\(form["scope"])" }
-            return Pictogram(hexcode: entry.hexcode, name: name, link: "\(pagePath)?\(query)", isSelected: entry.hexcode == form["pictogram"])
+            let query: KeyValuePairs = ["pictogram": entry.hexcode, "name": name, "q": search, "patient": form["scope"]]
+            return Pictogram(hexcode: entry.hexcode, imageURL: PlanEndpoints.pictogram.path("\(entry.hexcode).svg"), name: name,
+                             link: symbolId.map { SymbolEndpoints.edit.path($0, query: query) } ?? SymbolEndpoints.newSymbol.path(query: query),
+                             isSelected: entry.hexcode == form["pictogram"])
         }
         hasResults = !results.isEmpty
-        chosenPictogram = form["pictogram"].isEmpty ? nil : form["pictogram"]
+        chosenPictogram = form["pictogram"].isEmpty ? nil : PlanEndpoints.pictogram.path("\(form["pictogram"]).svg")
         hasRecording = form["audioKind"] == "uploaded"
         self.categories = categories.map {
             SelectOption(value: $0.formValue, label: $0.name, isSelected: form["categoryId"] == $0.formValue)

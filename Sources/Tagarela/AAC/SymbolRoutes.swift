@@ -7,163 +7,142 @@ enum SymbolRoutes {
     static let templates = ["aac/symbols", "aac/symbol-form"]
 
     static func add(to router: inout Router<Route>) {
-        router.legacy(SymbolEndpoints.list, list)
-        router.legacy(SymbolEndpoints.newSymbol, newSymbol)
-        router.legacy(SymbolEndpoints.create, create)
-        router.legacy(SymbolEndpoints.edit, edit)
-        router.legacy(SymbolEndpoints.update, update)
-        router.legacy(SymbolEndpoints.createCategory, createCategory)
+        router.read(SymbolEndpoints.list, list)
+        router.read(SymbolEndpoints.newSymbol, newSymbol)
+        // Pictures and recordings are converted (ffmpeg) and the clip made (espeak-ng) before the write.
+        router.write(SymbolEndpoints.create, preparing: .media, prepareSave, create)
+        router.read(SymbolEndpoints.edit, edit)
+        router.write(SymbolEndpoints.update, preparing: .media, { context, _ in try prepareSave(context) }, update)
+        router.write(SymbolEndpoints.createCategory, createCategory)
     }
 
-    @Sendable static func list(_ context: RequestContext) throws -> Response {
+    @Sendable static func list(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let page = try context.database.read { db in
-            let categories = try Category.forClinicianReadOnly(actor.userId, db)
-            var request = SymbolScope.usable(by: actor.userId, for: nil).order(Column("name").collating(.nocase))
-            if !search.isEmpty { request = request.filter(Column("name").like("%\(search)%")) }
-            let symbols = try request.fetchAll(db)
-            let patients = try People.patients(visibleTo: actor, matching: "", db)
-            return SymbolsPage(categories: categories, symbols: symbols, patients: patients, search: search, context.t)
-        }
-        return context.render("aac/symbols", title: "symbols_title", page)
+        let data = try SymbolQueries.list(actor, matching: search, db)
+        return .page("aac/symbols", title: "symbols_title",
+                     SymbolsPage(categories: data.categories, symbols: data.symbols, patients: data.patients, search: search, context.t))
     }
 
-    @Sendable static func newSymbol(_ context: RequestContext) throws -> Response {
+    @Sendable static func newSymbol(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let actor = try context.requireActor()
         let query = context.request.query
         var form = FormState(values: ["scope": query["patient"] ?? "", "voice": (context.signedIn?.user.appLocale ?? context.locale).rawValue])
-        if let hexcode = query["pictogram"], let entry = context.app.pictograms.entry(hexcode) {
+        if let hexcode = query["pictogram"], let entry = context.pictograms.entry(hexcode) {
             form.values["pictogram"] = hexcode
             form.values["name"] = entry.name(context.locale)
             form.values["spokenText"] = entry.name(context.locale)
         }
-        return try formPage(context, form: form, action: "/symbols", title: "symbol_new_title")
+        return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: nil)
     }
 
-    static func formPage(_ context: RequestContext, form: FormState, action: String, title: String,
-                         status: Status = .ok) throws -> Response {
+    @Sendable static func edit(_ context: RequestContext, _ db: Database, symbolId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let page = try context.database.read { db in
-            SymbolFormPage(action: action, form: form, search: context.request.query["q"] ?? "",
-                           results: context.app.pictograms.search(context.request.query["q"] ?? "", locale: context.locale),
-                           categories: try Category.offered(to: actor.userId, context.t, db),
-                           patients: try People.patients(visibleTo: actor, matching: "", db), context: context)
-        }
-        return context.render("aac/symbol-form", title: title, page, status: status)
-    }
-
-    @Sendable static func create(_ context: RequestContext) throws -> Response {
-        save(context, existing: nil)
-    }
-
-    @Sendable static func edit(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let symbol = try context.database.read { db in
-            guard let symbol = try SymbolScope.usable(by: actor.userId, for: nil).filter(key: context.id("symbol")).fetchOne(db)
-            else { throw AppError.notFound }
-            return symbol
-        }
+        let symbol = try SymbolQueries.symbol(symbolId, of: actor, db)
         var form = FormState(values: [
             "name": symbol.name, "spokenText": symbol.spokenText, "categoryId": "\(symbol.categoryId)",
             "scope": symbol.patientId.map { "\($0)" } ?? "", "pictogram": symbol.pictogram ?? "",
             "voice": symbol.voice ?? context.locale.rawValue, "audioKind": symbol.audioKind,
         ])
         // A pictogram chosen from the library replaces the picture; the name stays the symbol's own.
-        if let hexcode = context.request.query["pictogram"], context.app.pictograms.entry(hexcode) != nil {
+        if let hexcode = context.request.query["pictogram"], context.pictograms.entry(hexcode) != nil {
             form.values["pictogram"] = hexcode
         }
-        return try formPage(context, form: form, action: "/symbols/\(symbol.id!)", title: "symbol_edit_title")
+        return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: symbol.id)
     }
 
-    @Sendable static func update(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let existing = try context.database.read { db in
-            try SymbolScope.usable(by: actor.userId, for: nil).filter(key: context.id("symbol")).fetchOne(db)
+    /// The new-symbol form (`symbolId` nil) or a symbol's, with the pictogram library's search.
+    static func formPage(_ context: RequestContext, _ data: SymbolQueries.Form, form: FormState, symbolId: Int64?,
+                         status: Status = .ok) -> Reply {
+        let search = context.request.query["q"] ?? ""
+        return .page("aac/symbol-form", title: symbolId == nil ? "symbol_new_title" : "symbol_edit_title",
+                     SymbolFormPage(symbolId: symbolId, form: form, search: search,
+                                    results: context.pictograms.search(search, locale: context.locale),
+                                    categories: data.categories, patients: data.patients, context: context),
+                     status: status)
+    }
+
+    /// Converts an uploaded picture or sound and makes the clip of the form's text, on the media pool
+    /// and holding no transaction. A problem is kept for the form, which the write shows again.
+    @Sendable static func prepareSave(_ context: RequestContext) throws -> Step<SymbolMedia> {
+        let form = SymbolInput.fields(context.request.form)
+        var media = SymbolMedia()
+        if let upload = context.request.file(named: "image"), upload.size > 0 {
+            do { media.image = try context.media.storeSymbolImage(upload) } catch {
+                media.errors["image"] = (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format)
+            }
         }
-        guard let existing else { throw AppError.notFound }
-        return save(context, existing: existing)
+        if let upload = context.request.file(named: "audio"), upload.size > 0 {
+            do { media.recording = try context.speech.normalise(recordingAt: upload.temporaryPath) } catch {
+                media.errors["audio"] = context.t["error_audio_invalid"]
+            }
+        }
+        // Content-addressed: a changed text or voice gets a new clip; an unchanged one is found, not made again.
+        if media.recording == nil, media.errors.isEmpty, let spoken = SymbolInput.spokenText(form) {
+            media.generatedClip = try? context.speech.clip(text: spoken.text, voice: SpeechAudio.voice(for: spoken.voice))
+        }
+        return .next(media)
     }
 
-    /// Reads the form, converts an uploaded picture or sound and generates the clip on the media pool,
-    /// then writes the symbol in one transaction. Any problem re-shows the form with what was typed.
-    static func save(_ context: RequestContext, existing: Symbol?) -> Response {
-        let action = existing.map { "/symbols/\($0.id!)" } ?? "/symbols"
-        let title = existing == nil ? "symbol_new_title" : "symbol_edit_title"
-        return .deferred(on: context.app.mediaPool) {
-            context.app.run({ context in
-                let actor = try context.requireActor()
-                var form = FormState(context.request.form, fields: ["name", "spokenText", "categoryId", "scope", "pictogram",
-                                                                    "voice", "audioSource"])
-                form.values["audioKind"] = existing?.audioKind ?? ""
-                let input = try context.database.read { db in
-                    try SymbolInput.read(&form, actor: actor, existing: existing, library: context.app.pictograms, context.t, db)
-                }
-                var image: String?
-                if let upload = context.request.file(named: "image"), upload.size > 0 {
-                    do { image = try context.app.media.storeSymbolImage(upload) } catch {
-                        form.fail("image", (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format))
-                    }
-                }
-                if input != nil, image == nil, form["pictogram"].isEmpty, existing?.imagePath == nil {
-                    form.fail("pictogram", context.t["error_symbol_image"])
-                }
-                var audio: String?
-                var audioKind = "generated"
-                if let upload = context.request.file(named: "audio"), upload.size > 0 {
-                    do {
-                        audio = try context.app.speech.normalise(recordingAt: upload.temporaryPath)
-                        audioKind = "uploaded"
-                    } catch { form.fail("audio", context.t["error_audio_invalid"]) }
-                }
-                guard form.errors.isEmpty, let input else {
-                    context.app.media.remove(image)
-                    if let audio { context.app.speech.remove(audio) }
-                    return try formPage(context, form: form, action: action, title: title, status: .unprocessableContent)
-                }
-                var symbol = input.symbol(existing: existing, at: context.now)
-                if let image { symbol.imagePath = image; symbol.pictogram = nil }
-                if let audio {
-                    symbol.audioFile = audio
-                    symbol.audioKind = audioKind
-                } else if existing == nil || existing?.audioKind == "generated" || form["audioSource"] == "generated" {
-                    // Content-addressed: a changed text or voice gets a new clip; an unchanged one is reused.
-                    let locale = AppLocale(rawValue: symbol.voice ?? "") ?? .ptBR
-                    symbol.audioFile = try? context.app.speech.clip(text: symbol.spokenText, voice: SpeechAudio.voice(for: locale))
-                    symbol.audioKind = "generated"
-                }
-                let saved = symbol
-                let id = try context.database.write { db -> Int64 in
-                    var symbol = saved
-                    symbol.categoryId = try input.category.resolve(clinicianId: actor.userId, context.t, db)
-                    try symbol.save(db)
-                    try context.audit.record(existing == nil ? .create : .update, "symbol", symbol.id, symbol.name, db)
-                    return symbol.id!
-                }
-                if let old = existing?.imagePath, old != saved.imagePath { context.app.media.remove(old) }
-                // A replaced recording is nobody else's; generated clips are shared by text and voice, so they stay.
-                if let old = existing?.audioFile, existing?.audioKind == "uploaded", old != saved.audioFile {
-                    context.app.speech.remove(old)
-                }
-                return context.redirect(to: "/symbols?saved=\(id)", flash: existing == nil ? "symbol_created" : "symbol_updated")
-            }, context)
+    @Sendable static func create(_ context: RequestContext, _ db: Database, media: SymbolMedia) throws -> Reply {
+        try save(context, db, media: media, existing: nil)
+    }
+
+    @Sendable static func update(_ context: RequestContext, _ db: Database, media: SymbolMedia, symbolId: Int64) throws -> Reply {
+        let existing: Symbol
+        do { existing = try SymbolQueries.symbol(symbolId, of: try context.requireActor(), db) } catch {
+            discard(media, context)
+            throw error
+        }
+        return try save(context, db, media: media, existing: existing)
+    }
+
+    /// Checks the form and writes the symbol. Any problem shows the form again with what was typed,
+    /// and the files this request made are removed.
+    static func save(_ context: RequestContext, _ db: Database, media: SymbolMedia, existing: Symbol?) throws -> Reply {
+        do {
+            let actor = try context.requireActor()
+            var form = SymbolInput.fields(context.request.form)
+            form.values["audioKind"] = existing?.audioKind ?? ""
+            let input = try SymbolInput.read(&form, actor: actor, existing: existing, library: context.pictograms, context.t, db)
+            for (field, message) in media.errors { form.fail(field, message) }
+            if input != nil, media.image == nil, form["pictogram"].isEmpty, existing?.imagePath == nil {
+                form.fail("pictogram", context.t["error_symbol_image"])
+            }
+            guard form.errors.isEmpty, let input else {
+                discard(media, context)
+                return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: existing?.id,
+                                status: .unprocessableContent)
+            }
+            let saved = try Symbols.save(input, existing: existing, media: media, useGeneratedVoice: form["audioSource"] == "generated",
+                                         audit: context.audit, context.t, db)
+            let unused = Symbols.unused(before: existing, after: saved)
+            if let image = unused.image { context.media.remove(image) }
+            if let recording = unused.recording { context.speech.remove(recording) }
+            return .redirect(to: SymbolEndpoints.list.path(query: ["saved": "\(saved.id!)"]),
+                             flash: existing == nil ? "symbol_created" : "symbol_updated")
+        } catch {
+            discard(media, context)
+            throw error
         }
     }
 
-    @Sendable static func createCategory(_ context: RequestContext) throws -> Response {
+    /// Removes the picture and recording a request made for a symbol that was not saved.
+    private static func discard(_ media: SymbolMedia, _ context: RequestContext) {
+        context.media.remove(media.image)
+        if let recording = media.recording { context.speech.remove(recording) }
+    }
+
+    @Sendable static func createCategory(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let form = FormState(context.request.form, fields: ["name", "colour"])
-        if form.errors["name"] != nil { return context.redirect(to: "/symbols", flash: "limits_category_name_too_long") }
+        if form.errors["name"] != nil { return .redirect(to: SymbolEndpoints.list.path(), flash: "limits_category_name_too_long") }
         let name = form["name"].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, let colour = CategoryColour(rawValue: form["colour"]) else {
-            return context.redirect(to: "/symbols", flash: "category_invalid")
+            return .redirect(to: SymbolEndpoints.list.path(), flash: "category_invalid")
         }
-        try context.database.write { db in
-            let position = (try Int.fetchOne(db, sql: "SELECT max(position) FROM category WHERE clinicianId = ?", arguments: [actor.userId]) ?? 0) + 1
-            var category = Category(clinicianId: actor.userId, name: name, colour: colour.rawValue, position: position)
-            try category.insert(db)
-            try context.audit.record(.create, "category", category.id, name, db)
-        }
-        return context.redirect(to: "/symbols", flash: "category_created")
+        _ = try Categories.create(clinicianId: actor.userId, name: name, colour: colour, audit: context.audit, db)
+        return .redirect(to: SymbolEndpoints.list.path(), flash: "category_created")
     }
 }
 
@@ -176,6 +155,19 @@ struct SymbolInput: Sendable {
     let pictogram: String?
     let voice: String
     let clinicianId: Int64
+
+    /// The form's fields as typed (cut to their limits).
+    static func fields(_ form: Parameters) -> FormState {
+        FormState(form, fields: ["name", "spokenText", "categoryId", "scope", "pictogram", "voice", "audioSource"])
+    }
+
+    /// What the symbol will say and in which voice, as `read` and `symbol` decide it; nil without a name. Pure.
+    static func spokenText(_ form: FormState) -> (text: String, voice: AppLocale)? {
+        let name = form["name"].trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { return nil }
+        let spoken = form["spokenText"].trimmingCharacters(in: .whitespaces)
+        return (spoken.isEmpty ? name : spoken, AppLocale(rawValue: form["voice"]) ?? .ptBR)
+    }
 
     static func read(_ form: inout FormState, actor: Actor, existing: Symbol?, library: PictogramLibrary,
                      _ t: Translator, _ db: Database) throws -> SymbolInput? {

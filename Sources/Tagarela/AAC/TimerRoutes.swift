@@ -11,53 +11,74 @@ enum TimerRoutes {
     static let animal = "1F422"
 
     static func add(to router: inout Router<Route>) {
-        router.legacy(TimerEndpoints.timer, timer)
+        // The run's alarm clip may have to be generated (espeak-ng, ffmpeg): not on a request thread.
+        router.read(TimerEndpoints.timer, preparing: .media, when: { TimerRequest.isRun($0.request.query) }, alarm, timer)
     }
 
-    @Sendable static func timer(_ context: RequestContext) throws -> Response {
+    /// The alarm's clip: made for a run, only looked for on the form (which carries it for a run drawn offline).
+    @Sendable static func alarm(_ context: RequestContext) throws -> Step<String?> {
+        let text = context.t["timer_alarm_spoken"], voice = SpeechAudio.voice(for: context.locale)
+        return .next(TimerRequest.isRun(context.request.query)
+            ? try? context.speech.clip(text: text, voice: voice) : context.speech.existing(text: text, voice: voice))
+    }
+
+    @Sendable static func timer(_ context: RequestContext, _ db: Database, alarm: String?) throws -> Reply {
         let actor = try context.requireActor()
         let query = context.request.query
-        let (symbols, access) = try context.database.read { db in
-            // Activities are the symbols of the patient's plans, sentence words included (seed 001's
-            // planner offered the verbs).
-            (TimerActivities.choose(try PlanSymbols.of(patient: actor.userId, db), locale: context.locale),
-             try AccessView.forPatient(actor.userId, db))
-        }
+        let data = try TimerQueries.activities(patientId: actor.userId, locale: context.locale, db)
+        let alarmURL = alarm.map { PlanEndpoints.audio.path($0) }
         // The form page also carries what a run needs, so that offline, answering a new timer's address
         // with it, timer.js can draw the run itself (the alarm only if its clip was made already).
-        func formPage(_ form: FormState, status: Status = .ok) -> Response {
-            let alarm = context.app.speech.existing(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
-            return context.render("aac/timer", title: "timer_title", TimerFormPage(
-                symbols: symbols, form: form, locale: context.locale, t: context.t, run: TimerRunPage(
-                    activity: "", activityLang: nil, imageURL: "", seconds: 0, startLabel: "", animalURL: "/pictograms/\(animal).svg",
-                    alarmURL: alarm.map { "/media/audio/\($0)" }, key: TimerRunPage.keyPrefix(patientId: actor.userId), access: access)),
+        func formPage(_ form: FormState, status: Status = .ok) -> Reply {
+            .page("aac/timer", title: "timer_title", TimerFormPage(
+                symbols: data.symbols, form: form, locale: context.locale, t: context.t, run: TimerRunPage(
+                    activity: "", activityLang: nil, imageURL: "", seconds: 0, startLabel: "",
+                    alarmURL: alarmURL, key: TimerRunPage.keyPrefix(patientId: actor.userId), access: data.access)),
                 status: status)
         }
         guard query["start"] != nil else { return formPage(FormState(values: ["hours": "0", "minutes": "5"])) }
         var form = FormState(query, fields: ["symbol", "hours", "minutes"])
-        let chosen = Int64(form["symbol"]).flatMap { id in symbols.first { $0.id == id } }
+        let chosen = Int64(form["symbol"]).flatMap { id in data.symbols.first { $0.id == id } }
         if chosen == nil { form.fail("symbol", context.t["error_choose_option"]) }
         let duration = TimerRules.seconds(hours: form["hours"], minutes: form["minutes"])
         if case .failure(let problem) = duration { form.fail("minutes", context.t[problem.rawValue]) }
         guard case .success(let total) = duration, let symbol = chosen else { return formPage(form, status: .unprocessableContent) }
         // Each start gets its own moment in the URL, so a reload carries on and a new start begins afresh.
         guard let startedAt = query["at"].flatMap(Int.init) else {
-            let at = Int(context.now.timeIntervalSince1970)
-            return .redirect(to: "/timer?start=1&symbol=\(symbol.id!)&hours=\(total / 3600)&minutes=\(total % 3600 / 60)&at=\(at)")
+            return .redirect(to: TimerRequest.runPath(symbolId: symbol.id!, seconds: total, at: Int(context.now.timeIntervalSince1970)))
         }
-        // The alarm's clip may have to be generated (espeak-ng, ffmpeg): not on a request thread.
-        return .deferred(on: context.app.mediaPool) {
-            context.app.run({ context in
-                let alarm = try? context.app.speech.clip(text: context.t["timer_alarm_spoken"], voice: SpeechAudio.voice(for: context.locale))
-                return context.render("aac/timer-run", title: "timer_title", TimerRunPage(
-                    activity: symbol.name, activityLang: symbol.voice == context.locale.rawValue ? nil : symbol.voice,
-                    imageURL: symbol.imageURL, seconds: total,
-                    startLabel: TimerRules.clock(total), animalURL: "/pictograms/\(animal).svg",
-                    alarmURL: alarm.map { "/media/audio/\($0)" },
-                    key: TimerRunPage.key(patientId: actor.userId, symbolId: symbol.id!, seconds: total, startedAt: startedAt),
-                    access: access))
-            }, context)
-        }
+        return .page("aac/timer-run", title: "timer_title", TimerRunPage(
+            activity: symbol.name, activityLang: symbol.voice == context.locale.rawValue ? nil : symbol.voice,
+            imageURL: symbol.imageURL, seconds: total, startLabel: TimerRules.clock(total), alarmURL: alarmURL,
+            key: TimerRunPage.key(patientId: actor.userId, symbolId: symbol.id!, seconds: total, startedAt: startedAt),
+            access: data.access))
+    }
+}
+
+/// What the timer's address asks for. Pure.
+enum TimerRequest {
+    /// A run, with its moment: the page that needs the alarm's clip made.
+    static func isRun(_ query: Parameters) -> Bool { query["start"] != nil && query["at"].flatMap(Int.init) != nil }
+
+    /// The run's own address: a reload carries on, a new start begins afresh.
+    static func runPath(symbolId: Int64, seconds: Int, at: Int) -> String {
+        TimerEndpoints.timer.path(query: ["start": "1", "symbol": "\(symbolId)", "hours": "\(seconds / 3600)",
+                                          "minutes": "\(seconds % 3600 / 60)", "at": "\(at)"])
+    }
+}
+
+/// What the timer offers a patient, read in the request's one transaction.
+enum TimerQueries {
+    struct Activities {
+        let symbols: [Symbol]
+        let access: AccessView
+    }
+
+    static func activities(patientId: Int64, locale: AppLocale, _ db: Database) throws -> Activities {
+        // Activities are the symbols of the patient's plans, sentence words included (seed 001's
+        // planner offered the verbs).
+        Activities(symbols: TimerActivities.choose(try PlanSymbols.of(patient: patientId, db), locale: locale),
+                   access: try AccessView.forPatient(patientId, db))
     }
 }
 
@@ -113,8 +134,8 @@ enum TimerRules {
     }
 }
 
-struct TimerFormPage: Sendable {
-    struct Activity: Sendable {
+struct TimerFormPage: PageModel {
+    struct Activity: PageModel {
         let value: String
         let label: String
         let imageURL: String
@@ -123,7 +144,7 @@ struct TimerFormPage: Sendable {
         let wordLang: String?
     }
 
-    struct Preset: Sendable {
+    struct Preset: PageModel {
         let value: String
         let label: String
         let isSelected: Bool
@@ -140,6 +161,8 @@ struct TimerFormPage: Sendable {
     let minutesLabel: String
     /// The run, blank, for drawing one offline: activity, time and key come from the form.
     let run: TimerRunPage
+    let timerURL = TimerEndpoints.timer.path()
+    let boardsURL = PlayerEndpoints.list.path()
 
     init(symbols: [Symbol], form: FormState, locale: AppLocale, t: Translator, run: TimerRunPage) {
         self.symbols = symbols.map {
@@ -162,15 +185,18 @@ struct TimerFormPage: Sendable {
     }
 }
 
-struct TimerRunPage: Sendable {
+struct TimerRunPage: PageModel {
     let activity: String
     /// The activity's word's language when it is not the page's.
     let activityLang: String?
     let imageURL: String
     let seconds: Int
     let startLabel: String
-    let animalURL: String
+    /// The turtle crosses the screen: slow and steady, easy to follow.
+    let animalURL = PlanEndpoints.pictogram.path("\(TimerRoutes.animal).svg")
     let alarmURL: String?
+    /// A new timer.
+    let timerURL = TimerEndpoints.timer.path()
     /// Where the browser keeps this timer's end time: the same for a run drawn offline and its page
     /// from the server later, so a reload once the network is back carries on.
     let key: String

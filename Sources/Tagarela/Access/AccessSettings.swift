@@ -195,10 +195,13 @@ extension AccessSettings.Display {
 /// What a patient page renders so `Public/js/access.js` and the stylesheet apply the settings. A page's
 /// view model holds one `access: AccessView` and its template puts both parts on the element that holds
 /// the selectable buttons:  `<section class="… {{access.classes}}" {{{access.attributes}}}>`.
-struct AccessView: Sendable, MustacheParent {
+struct AccessView: Sendable, MustacheParent, Encodable {
     let settings: AccessSettings
 
     init(_ settings: AccessSettings) { self.settings = settings }
+
+    /// Read by Mustache as itself (`MustacheParent`), so a page model holding it encodes nothing of it.
+    func encode(to encoder: any Encoder) throws {}
 
     /// The patient's settings for a page they are using.
     static func forPatient(_ patientId: Int64, _ db: Database) throws -> AccessView {

@@ -1,0 +1,92 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// Writes to plans and their cells, each with its audit row and its checks.
+enum Plans {
+    /// Saves a new plan (already checked by `PlanInput`) and returns its id.
+    static func create(_ plan: Plan, audit: AuditContext, _ db: Database) throws -> Int64 {
+        var saved = plan
+        try saved.insert(db)
+        try audit.record(.create, "plan", saved.id, saved.name, db)
+        return saved.id!
+    }
+
+    /// One change to one cell of a board, as its form asks.
+    enum CellChange: Sendable, Equatable {
+        case clear
+        case symbol(Int64)
+        case link(Int64)
+        /// Swap with the cell at this position, so a move never loses the cell that was there.
+        case move(to: Int)
+
+        /// The change a cell's form asks for; nil when it asks for none that can be read. Pure.
+        static func read(_ form: Parameters) -> CellChange? {
+            if form["clear"] == "1" { return .clear }
+            if let id = form["symbol"].flatMap(Int64.init) { return .symbol(id) }
+            if let id = form["link"].flatMap(Int64.init) { return .link(id) }
+            if let target = form["moveTo"].flatMap(Int.init) { return .move(to: target) }
+            return nil
+        }
+    }
+
+    /// Changes one cell of a plan the clinician may edit, and returns the plan and the position to select
+    /// afterwards (where a moved cell went). Publishing is instant: the patient's next load shows it.
+    /// A position outside the grid, a symbol the clinician may not use here, or a board of another
+    /// patient is a 404; a change that cannot be read (or a move onto itself) is a 400.
+    static func setCell(planId: Int64, position: Int, _ change: CellChange?, by actor: Actor, audit: AuditContext,
+                        _ db: Database) throws -> (plan: Plan, select: Int) {
+        let plan = try PlanScope.editable(planId, by: actor, db)
+        guard (0..<plan.cellCount).contains(position) else { throw AppError.notFound }
+        var cell = try cellAt(position, of: plan, db)
+        var select = position
+        switch change {
+        case .clear:
+            cell.symbolId = nil
+            cell.linkPlanId = nil
+        case .symbol(let symbolId):
+            guard try SymbolScope.usable(by: actor.userId, for: plan.patientId).filter(key: symbolId).fetchCount(db) == 1
+            else { throw AppError.notFound }
+            cell.symbolId = symbolId
+        case .link(let linkId):
+            guard linkId != plan.id,
+                  try Plan.filter(key: linkId).filter(Column("patientId") == plan.patientId).fetchCount(db) == 1
+            else { throw AppError.notFound }
+            cell.linkPlanId = linkId
+        case .move(let target) where (0..<plan.cellCount).contains(target) && target != position:
+            var other = try cellAt(target, of: plan, db)
+            (cell.symbolId, other.symbolId) = (other.symbolId, cell.symbolId)
+            (cell.linkPlanId, other.linkPlanId) = (other.linkPlanId, cell.linkPlanId)
+            try other.save(db)
+            select = target
+        case .move, nil:
+            throw AppError.badRequest
+        }
+        try cell.save(db)
+        try touch(plan, at: audit.now, db)
+        try audit.record(.update, "plan", plan.id, "cell \(position)", db)
+        return (plan, select)
+    }
+
+    private static func cellAt(_ position: Int, of plan: Plan, _ db: Database) throws -> PlanCell {
+        try PlanCell.fetchOne(db, key: ["planId": plan.id, "position": position])
+            ?? PlanCell(planId: plan.id!, position: position, symbolId: nil, linkPlanId: nil)
+    }
+
+    /// Marks the plan changed (its editor, the player's cache and offline copies read this).
+    static func touch(_ plan: Plan, at now: Date, _ db: Database) throws {
+        try db.execute(sql: "UPDATE plan SET updatedAt = ? WHERE id = ?", arguments: [now, plan.id])
+    }
+
+    /// A plan printed alone: health data leaving on paper, so the export is audited. Returns the plan.
+    static func recordPrint(planId: Int64, visibleTo actor: Actor, audit: AuditContext, _ db: Database) throws -> Plan {
+        let plan = try PlanScope.find(planId, visibleTo: actor, db)
+        try audit.record(.export, "patient", plan.patientId, "print plan \(plan.id!) '\(plan.name)'", db)
+        return plan
+    }
+
+    /// The communication book of a patient, printed: audited like a single plan.
+    static func recordBook(patientId: Int64, plans: Int, audit: AuditContext, _ db: Database) throws {
+        try audit.record(.export, "patient", patientId, "communication book (\(plans) plans)", db)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import GRDB
+
+/// What the symbol pages show, read in the request's one transaction.
+enum SymbolQueries {
+    struct List {
+        let categories: [Category]
+        let symbols: [Symbol]
+        /// The clinician's patients, to name a patient's own symbols.
+        let patients: [People.PatientSummary]
+    }
+
+    /// The clinician's symbols (general and patients' own), by name, those whose name holds `search`.
+    static func list(_ actor: Actor, matching search: String, _ db: Database) throws -> List {
+        var request = SymbolScope.usable(by: actor.userId, for: nil).order(Column("name").collating(.nocase))
+        if !search.isEmpty { request = request.filter(Column("name").like("%\(search)%")) }
+        return List(categories: try Category.forClinicianReadOnly(actor.userId, db), symbols: try request.fetchAll(db),
+                    patients: try People.patients(visibleTo: actor, matching: "", db))
+    }
+
+    /// A symbol of the clinician's, or a 404 (another clinician's symbols are not theirs to know about).
+    static func symbol(_ id: Int64, of actor: Actor, _ db: Database) throws -> Symbol {
+        guard let symbol = try SymbolScope.usable(by: actor.userId, for: nil).filter(key: id).fetchOne(db)
+        else { throw AppError.notFound }
+        return symbol
+    }
+
+    struct Form {
+        /// Their categories, or the defaults not created yet (`Category.offered`).
+        let categories: [Category]
+        let patients: [People.PatientSummary]
+    }
+
+    /// What the symbol form offers: categories and the patients a symbol may be kept for.
+    static func form(_ actor: Actor, _ t: Translator, _ db: Database) throws -> Form {
+        Form(categories: try Category.offered(to: actor.userId, t, db), patients: try People.patients(visibleTo: actor, matching: "", db))
+    }
+}
