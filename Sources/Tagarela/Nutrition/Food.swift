@@ -48,6 +48,18 @@ struct Food: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     static let units = ["spoon", "teaspoon", "cup", "glass", "slice", "unit", "ladle", "portion", "gram", "ml"]
 }
 
+/// Foods a nutritionist adds to the catalogue.
+enum Foods {
+    /// Stores `food` with its audit entry; returns it with its id.
+    @discardableResult
+    static func add(_ food: Food, audit: AuditContext, _ db: Database) throws -> Food {
+        var food = food
+        try food.insert(db)
+        try audit.record(.create, "food", food.id, food.namePtBR, db)
+        return food
+    }
+}
+
 /// The catalogue shipped in `Data/foods.json` (values from public composition tables), loaded at
 /// start: a food already there (same key) is left as it is, a new one is added.
 public enum FoodCatalogue {

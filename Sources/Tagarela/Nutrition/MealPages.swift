@@ -29,6 +29,10 @@ struct MealView: Encodable, Sendable {
     let hunger: String?
     let photoURL: String?
     let lines: [Line]
+    /// Set by the page that lists the meal: its own page (history), or the nutritionist's actions on it.
+    var url: String?
+    var editURL: String?
+    var withdrawURL: String?
 
     init(_ screen: MealScreen, _ t: Translator, _ format: LocalizedFormat, photoURL: String? = nil) {
         let meal = screen.meal
@@ -73,9 +77,9 @@ struct MealView: Encodable, Sendable {
 }
 
 /// The patient's check-in page: the oldest pending meal, or nothing to answer.
-struct CheckInPage: Sendable {
+struct CheckInPage: PageModel {
     /// One part of a refused answer, shown so that nothing typed is lost.
-    struct Typed: Sendable {
+    struct Typed: PageModel {
         let label: String
         let text: String
     }
@@ -89,6 +93,15 @@ struct CheckInPage: Sendable {
     let canAnswer: Bool
     let typed: [Typed]
     let hasTyped: Bool
+    /// The two answers to the meal shown; nil when there is none.
+    let answerLinks: AnswerLinks?
+    let historyURL = CheckInEndpoints.showHistory.path()
+    let measurementsURL = CheckInEndpoints.showMeasurements.path()
+
+    struct AnswerLinks: PageModel {
+        let followedURL: String
+        let notFollowedURL: String
+    }
 
     init(meal: MealView?, pendingCount: String?, refusal: String?, answerableFrom: String?, typed: [Typed]) {
         self.meal = meal
@@ -98,12 +111,16 @@ struct CheckInPage: Sendable {
         canAnswer = answerableFrom == nil
         self.typed = typed
         hasTyped = !typed.isEmpty
+        answerLinks = meal.map { meal in
+            AnswerLinks(followedURL: CheckInEndpoints.showAnswerForm.path(meal.id, query: ["followed": "1"]),
+                        notFollowedURL: CheckInEndpoints.showAnswerForm.path(meal.id, query: ["followed": "0"]))
+        }
     }
 }
 
 /// The answer form: followed (quantities) or not followed (why and what instead).
-struct AnswerPage: Sendable {
-    struct Hunger: Sendable {
+struct AnswerPage: PageModel {
+    struct Hunger: PageModel {
         let value: Int
         let label: String
         let isChecked: Bool
@@ -118,8 +135,10 @@ struct AnswerPage: Sendable {
     let refusal: String?
     let quantities: [QuantityField]
     let hungerScale: [Hunger]
+    let action: String
+    let cancelURL = CheckInEndpoints.showCheckIn.path()
 
-    struct QuantityField: Sendable {
+    struct QuantityField: PageModel {
         let name: String
         /// The hidden field naming the line's food, so a typed quantity follows its food if the meal changes.
         let foodField: String
@@ -136,6 +155,7 @@ struct AnswerPage: Sendable {
         self.followed = followed
         self.form = form
         self.refusal = refusal
+        action = CheckInEndpoints.answer.path(meal.id)
         quantities = meal.lines.map { line in
             let name = "q_\(line.id)"
             return QuantityField(name: name, foodField: "qf_\(line.id)", foodId: line.foodId, label: line.name,
@@ -145,12 +165,13 @@ struct AnswerPage: Sendable {
     }
 }
 
-struct MealHistoryPage: Sendable {
+struct MealHistoryPage: PageModel {
     let meals: [MealView]
     let isEmpty: Bool
+    let checkInURL = CheckInEndpoints.showCheckIn.path()
 }
 
-struct MealDetailPage: Sendable {
+struct MealDetailPage: PageModel {
     let meal: MealView
     let backPath: String
 }

@@ -4,13 +4,18 @@ struct FoodOption: Sendable {
     let id: Int64
     let name: String
     let unit: String
+
+    /// The catalogue as the prescription form's choices, in the reader's language.
+    static func list(_ foods: [Food], _ context: RequestContext) -> [FoodOption] {
+        foods.map { FoodOption(id: $0.id!, name: $0.name(context.locale), unit: context.t["unit_\($0.unit)"]) }
+    }
 }
 
 /// The prescription form: type, date, time and up to twelve lines.
-struct MealFormPage: Sendable {
+struct MealFormPage: PageModel {
     typealias Option = SelectOption
 
-    struct LineRow: Sendable {
+    struct LineRow: PageModel {
         let index: Int
         let number: Int
         let foods: [Option]
@@ -23,6 +28,8 @@ struct MealFormPage: Sendable {
     let patientId: Int64
     let patientName: String
     let action: String
+    /// Back to the patient's review page.
+    let cancelURL: String
     let form: FormState
     let types: [Option]
     let lines: [LineRow]
@@ -33,6 +40,7 @@ struct MealFormPage: Sendable {
         self.patientId = patientId
         self.patientName = patientName
         self.action = action
+        cancelURL = NutritionEndpoints.review.path(patientId)
         self.form = form
         self.isNew = isNew
         types = MealType.allCases.map { Option(value: $0.rawValue, label: t["meal_\($0.rawValue)"], isSelected: form["type"] == $0.rawValue) }
@@ -85,6 +93,13 @@ struct ReviewPage: Encodable, Sendable {
     let sharesMeasurements: Bool
     let copyForm: FormState
     let weightForm: FormState
+    let newMealURL: String
+    let patientURL: String
+    let foodsURL = NutritionEndpoints.showFoods.path()
+    /// The period filter (a GET form) and the two forms that post from this page.
+    let filterURL: String
+    let copyURL: String
+    let addWeightURL: String
 
     init(patient: Patient, user: User, screens: [MealScreen], from: String, to: String, now: (date: String, time: String),
          queueHead: (MealScreen, Int)?, deviations: [Adherence.Deviation], weights: [WeightEntry], copyForm: FormState, weightForm: FormState,
@@ -92,6 +107,11 @@ struct ReviewPage: Encodable, Sendable {
         let t = context.t, format = context.format
         patientId = patient.userId
         patientName = user.displayName
+        newMealURL = NutritionEndpoints.newMeal.path(patient.userId)
+        patientURL = PeopleEndpoints.showPatient.path(patient.userId)
+        filterURL = NutritionEndpoints.review.path(patient.userId)
+        copyURL = NutritionEndpoints.copyDay.path(patient.userId)
+        addWeightURL = NutritionEndpoints.addWeight.path(patient.userId)
         self.from = from
         self.to = to
         self.copyForm = copyForm
@@ -100,8 +120,8 @@ struct ReviewPage: Encodable, Sendable {
             let view = MealView(screen, t, format)
             let day = screen.meal.date
             return Overdue(text: t("records_queue_overdue", ["count": "\(count)", "meal": view.title, "when": view.when]),
-                           editPath: "/patients/\(patient.userId)/meals/\(screen.meal.id!)/edit",
-                           showPath: "/patients/\(patient.userId)/nutrition?from=\(day)&to=\(max(day, to))",
+                           editPath: NutritionEndpoints.editMeal.path(patient.userId, screen.meal.id!),
+                           showPath: NutritionEndpoints.review.path(patient.userId, query: ["from": day, "to": max(day, to)]),
                            showLabel: t("records_queue_show_from", ["date": format.shortDate(iso: day)]))
         }
         let figures = NutritionRules.adherence(
@@ -110,7 +130,12 @@ struct ReviewPage: Encodable, Sendable {
         adherence = figures.rate.map { "\(format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
         counts = t("adherence_counts", ["fulfilled": "\(figures.fulfilled)", "answered": "\(figures.answered)",
                                         "pending": "\(figures.pending)", "overdue": "\(figures.overdue)"])
-        meals = screens.map { MealView($0, t, format, photoURL: "/meals/\($0.meal.id!)/photo") }
+        meals = screens.map { screen in
+            var view = MealView(screen, t, format, photoURL: CheckInEndpoints.showMealPhoto.path(screen.meal.id!))
+            view.editURL = NutritionEndpoints.editMeal.path(patient.userId, screen.meal.id!)
+            view.withdrawURL = NutritionEndpoints.withdrawMeal.path(patient.userId, screen.meal.id!)
+            return view
+        }
         hasMeals = !screens.isEmpty
         // Energy per day: prescribed for every meal, consumed for the meals followed.
         let days = Array(Set(screens.map(\.meal.date))).sorted()
@@ -143,8 +168,8 @@ struct ReviewPage: Encodable, Sendable {
     }
 }
 
-struct FoodsPage: Sendable {
-    struct Row: Sendable {
+struct FoodsPage: PageModel {
+    struct Row: PageModel {
         let name: String
         let unit: String
         let energy: String
@@ -159,6 +184,9 @@ struct FoodsPage: Sendable {
     let form: FormState
     let units: [Option]
     let countText: String
+    /// The search (a GET form) and the new food's form post to the same path.
+    let searchURL = NutritionEndpoints.showFoods.path()
+    let createURL = NutritionEndpoints.createFood.path()
 
     init(foods: [Food], search: String, form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         rows = foods.map { food in

@@ -59,6 +59,12 @@ enum Weights {
         return added
     }
 
+    /// A weight the nutritionist typed, with its audit entry.
+    static func addByClinician(_ entry: (date: String, kg: Double), patientId: Int64, audit: AuditContext, _ db: Database) throws {
+        try add([entry], patientId: patientId, source: "clinician", at: audit.now, db)
+        try audit.record(.create, "weightEntry", patientId, "\(entry.date) \(entry.kg)", db)
+    }
+
     /// The entries the nutritionist may see: their own, and the patient's only while the patient shares them.
     static func entries(of patientId: Int64, forClinician: Bool = false, _ db: Database) throws -> [WeightEntry] {
         let sharing = try Bool.fetchOne(db, sql: "SELECT sharesMeasurements FROM patient WHERE userId = ?", arguments: [patientId]) ?? false
@@ -68,8 +74,8 @@ enum Weights {
     }
 }
 
-struct MeasurementsPage: Sendable {
-    struct Row: Sendable {
+struct MeasurementsPage: PageModel {
+    struct Row: PageModel {
         let date: String
         let weight: String
         let source: String
@@ -82,6 +88,10 @@ struct MeasurementsPage: Sendable {
     let rows: [Row]
     let isEmpty: Bool
     let form: FormState
+    let sharingURL = CheckInEndpoints.setSharing.path()
+    let addWeightURL = CheckInEndpoints.addWeight.path()
+    let importURL = CheckInEndpoints.importWeights.path()
+    let checkInURL = CheckInEndpoints.showCheckIn.path()
 
     init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
         self.sharing = sharing

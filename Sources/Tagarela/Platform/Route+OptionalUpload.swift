@@ -1,0 +1,28 @@
+import GRDB
+import HTTPServer
+
+extension Router where Handler == Route {
+    /// `write(_:preparing:_:_:)` for a form whose slow part may be left out (a meal answer's plate
+    /// photo): `prepare` runs on the pool for `slow` only when the request carries a non-empty file
+    /// in `field`, and on the request's own thread otherwise. The media pool runs one job at a time,
+    /// so an answer without a photo (nearly all of them) never waits behind someone's ffmpeg.
+    mutating func write<each P, Prepared: Sendable>(
+        _ endpoint: Endpoint<repeat each P>, preparing slow: SlowWork, whenUploaded field: String,
+        _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
+        _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
+    ) {
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            let run: @Sendable () throws -> Response = {
+                switch try prepare(dispatch.context, repeat each values) {
+                case .reply(let reply): return dispatch.render(reply)
+                case .next(let prepared):
+                    let reply = try dispatch.database.write { db in try handler(dispatch.context, db, prepared, repeat each values) }
+                    return dispatch.render(reply)
+                }
+            }
+            guard let upload = dispatch.context.request.file(named: field), upload.size > 0 else { return try run() }
+            return dispatch.later(on: slow, run)
+        })
+    }
+}
