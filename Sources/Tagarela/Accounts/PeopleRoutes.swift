@@ -161,7 +161,8 @@ enum PeopleRoutes {
     static func decideLink(_ id: Int64, accept: Bool, _ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         guard !actor.isPatientMode else { throw AppError.forbidden }
-        let flash = switch try LinkRequests.decide(id, accept: accept, by: actor, audit: context.audit, db) {
+        let outcome = try LinkRequests.decide(id, accept: accept, by: actor, audit: context.audit, db)
+        let flash = switch outcome {
         case .accepted: "consent_accepted"
         case .declined: "consent_declined"
         case .alreadyDecided: "consent_already_answered"
@@ -232,7 +233,7 @@ enum PeopleRoutes {
     @Sendable static func createClient(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: clientFields)
-        guard let (fields, interval) = readClient(&form, context) else {
+        guard case let (fields, interval)? = readClient(&form, context) else {
             return .page("people/client-form", title: "client_new_title", PersonFormPage.newClient(form, context.t),
                          status: .unprocessableContent)
         }
@@ -254,7 +255,7 @@ enum PeopleRoutes {
         var form = FormState(context.request.form, fields: clientFields)
         let read = readClient(&form, context)
         let patient = try PatientScope.find(id, visibleTo: actor, db)
-        guard let (fields, interval) = read else {
+        guard case let (fields, interval)? = read else {
             return .page("people/client-form", title: "client_edit_title", PersonFormPage.editClient(id, form, context.t),
                          status: .unprocessableContent)
         }

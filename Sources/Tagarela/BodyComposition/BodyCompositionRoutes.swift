@@ -42,7 +42,7 @@ enum BodyCompositionRoutes {
     @Sendable static func previewEvaluation(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
         let client = try EvaluationQueries.client(id, of: try context.requireActor(), db)
         var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
-        let results = read(&form, for: client, context).flatMap { input, sex, age in
+        let results = readEvaluation(&form, for: client, context).flatMap { input, sex, age in
             ResultsView(input.details(sex: sex, age: Double(age)), context.t, context.format)
         }
         if context.request.headers["X-Fragment"] == "results" {
@@ -60,7 +60,7 @@ enum BodyCompositionRoutes {
         let actor = try context.requireActor()
         let client = try EvaluationQueries.client(id, of: actor, db)
         var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
-        guard let (input, sex, age) = read(&form, for: client, context) else {
+        guard case let (input, sex, age)? = readEvaluation(&form, for: client, context) else {
             return .page("bodycomp/evaluation-form", title: "evaluation_new_title", formPage(client, form: form, results: nil, context),
                          status: .unprocessableContent)
         }
@@ -96,7 +96,7 @@ enum BodyCompositionRoutes {
         let client = try EvaluationQueries.client(id, of: try context.requireActor(), db)
         let previous = try EvaluationQueries.evaluation(evaluationId, of: client, db)
         var form = FormState(context.request.form, fields: EvaluationInput.fieldNames)
-        guard let (input, sex, age) = read(&form, for: client, context) else {
+        guard case let (input, sex, age)? = readEvaluation(&form, for: client, context) else {
             return .page("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
                          formPage(client, form: form, results: nil, editing: previous.id, context), status: .unprocessableContent)
         }
@@ -131,7 +131,7 @@ enum BodyCompositionRoutes {
 
     /// The evaluation form read for `client`: nil, with the problems in `form`, when it is incomplete or
     /// the client's profile lacks the sex or birth date the equations need.
-    static func read(_ form: inout FormState, for client: ClientProfile, _ context: RequestContext)
+    static func readEvaluation(_ form: inout FormState, for client: ClientProfile, _ context: RequestContext)
         -> (input: EvaluationInput, sex: BiologicalSex, age: Int)? {
         guard let sex = client.sex,
               let input = EvaluationInput.read(&form, sex: sex, birthDate: client.patient.birthDate, today: context.now,
