@@ -120,6 +120,55 @@ enum People {
         try audit.record(.update, "patient", id, fields.displayName, db)
     }
 
+    /// A new tutor, linked to the patient, with an invitation to choose a password. Returns the tutor
+    /// and the invitation's token, which only the link shown once carries.
+    static func createTutor(name: String, username: String, for patientId: Int64, by actor: Actor, audit: AuditContext,
+                            _ db: Database) throws -> (User, String) {
+        var tutor = User(username: username, displayName: name, role: .tutor, createdBy: actor.userId,
+                         createdAt: audit.now, updatedAt: audit.now)
+        try tutor.insert(db)
+        try CareLink.tutor.link(tutor.id!, patientId, at: audit.now, db)
+        try audit.record(.create, "user", tutor.id, "\(name) (tutor)", db)
+        try audit.record(.link, "tutorPatient", patientId, "\(name) → \(patientId)", db)
+        let token = try Invitation.issue(for: tutor.id!, by: actor.userId, at: audit.now, db)
+        try audit.record(.invite, "user", tutor.id, name, db)
+        return (tutor, token)
+    }
+
+    /// Ends a tutor's link to a patient; a tutor who is not linked is answered as missing.
+    static func unlinkTutor(_ tutorId: Int64, from patientId: Int64, audit: AuditContext, _ db: Database) throws {
+        guard try CareLink.tutor.exists(tutorId, patientId, db) else { throw AppError.notFound }
+        try CareLink.tutor.unlink(tutorId, patientId, db)
+        try audit.record(.unlink, "tutorPatient", patientId, "\(tutorId) → \(patientId)", db)
+    }
+
+    /// A new one-time link for `user` to choose a first password (earlier links stop working).
+    static func invite(_ user: User, by actor: Actor, audit: AuditContext, _ db: Database) throws -> String {
+        let token = try Invitation.issue(for: user.id!, by: actor.userId, at: audit.now, db)
+        try audit.record(.invite, "user", user.id, user.displayName, db)
+        return token
+    }
+
+    /// A trainer's new client: a patient record linked to the trainer, with its re-evaluation interval.
+    static func createClient(_ fields: PatientFields, reevaluationDays: Int, by trainer: Actor, audit: AuditContext,
+                             _ db: Database) throws -> Int64 {
+        let id = try createPatient(fields, role: .trainer, by: trainer, audit: audit, db)
+        try Evaluations.setInterval(reevaluationDays, trainerId: trainer.userId, patientId: id, db)
+        return id
+    }
+
+    /// A trainer's changes to a client: what the client form holds. The clinical fields a trainer never
+    /// sees (diagnosis, start date, photo) stay as they were.
+    static func updateClient(_ patient: Patient, _ fields: PatientFields, reevaluationDays: Int, by trainer: Actor,
+                             audit: AuditContext, _ db: Database) throws {
+        var fields = fields
+        fields.diagnosis = patient.diagnosis
+        fields.startedOn = patient.startedOn
+        fields.photoPath = patient.photoPath
+        try Evaluations.setInterval(reevaluationDays, trainerId: trainer.userId, patientId: patient.userId, db)
+        try updatePatient(patient.userId, fields, audit: audit, db)
+    }
+
     /// Whether the username is free (case-insensitively), ignoring the user `except`.
     static func isUsernameFree(_ username: String?, except: Int64? = nil, _ db: Database) throws -> Bool {
         guard let username else { return true }

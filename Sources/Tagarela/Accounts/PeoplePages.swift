@@ -7,12 +7,14 @@ extension SelectOption {
 }
 
 /// The form for a patient (clinicians) or a client (trainers).
-struct PersonFormPage: Sendable {
+struct PersonFormPage: PageModel {
     let action: String
     let form: FormState
     let isNew: Bool
     let cancelPath: String
     let sexOptions: [SelectOption]
+    /// The new-patient page's second form: asking a patient who already has a login.
+    let askPatientURL = PeopleEndpoints.askPatient.path()
 
     init(action: String, form: FormState, isNew: Bool, cancelPath: String, _ t: Translator) {
         self.action = action
@@ -20,6 +22,26 @@ struct PersonFormPage: Sendable {
         self.isNew = isNew
         self.cancelPath = cancelPath
         sexOptions = SelectOption.sexes(selected: form["sex"], t)
+    }
+
+    /// A new patient (clinicians), the start date set to today.
+    static func newPatient(_ form: FormState, _ t: Translator) -> PersonFormPage {
+        PersonFormPage(action: PeopleEndpoints.createPatient.path(), form: form, isNew: true,
+                       cancelPath: Role.clinician.homePath, t)
+    }
+
+    static func editPatient(_ id: Int64, _ form: FormState, _ t: Translator) -> PersonFormPage {
+        PersonFormPage(action: PeopleEndpoints.updatePatient.path(id), form: form, isNew: false,
+                       cancelPath: PeopleEndpoints.showPatient.path(id), t)
+    }
+
+    static func newClient(_ form: FormState, _ t: Translator) -> PersonFormPage {
+        PersonFormPage(action: PeopleEndpoints.createClient.path(), form: form, isNew: true, cancelPath: Role.trainer.homePath, t)
+    }
+
+    static func editClient(_ id: Int64, _ form: FormState, _ t: Translator) -> PersonFormPage {
+        PersonFormPage(action: PeopleEndpoints.updateClient.path(id), form: form, isNew: false,
+                       cancelPath: BodyCompositionEndpoints.showClient.path(id), t)
     }
 }
 
@@ -32,11 +54,11 @@ struct PatientPage: Encodable, Sendable {
         let hasPassword: Bool
         /// Never chose a password: the only case a clinician may send an invitation.
         let mayInvite: Bool
+        let inviteURL: String
+        let unlinkURL: String
     }
 
     let id: Int64
-    /// The same as `id`; named so templates can reach it from inside the tutor list.
-    let patientId: Int64
     let name: String
     let initials: String
     let photoURL: String?
@@ -59,6 +81,17 @@ struct PatientPage: Encodable, Sendable {
     /// The form being shown back is the new-tutor form rather than the request for an existing one.
     let creates: Bool
     let form: FormState
+    let patientModeURL: String
+    let editURL: String
+    let plansURL: String
+    let usageURL: String
+    let observationsURL: String
+    let accessURL: String
+    let educatURL: String
+    let nutritionURL: String
+    let inviteURL: String
+    /// Both tutor forms post here: a new tutor, or a request to an existing one.
+    let addTutorURL: String
 
     /// Whether a tutor form creates a new tutor (a name given, or the new-tutor form) or asks an existing one.
     static func createsTutor(_ form: FormState) -> Bool {
@@ -67,12 +100,12 @@ struct PatientPage: Encodable, Sendable {
 
     init(patient: Patient, user: User, tutors: [User], actor: Actor, form: FormState, context: RequestContext) {
         let t = context.t
-        let zone = context.app.configuration.timeZone
-        id = patient.userId
-        patientId = patient.userId
+        let zone = context.configuration.timeZone
+        let id = patient.userId
+        self.id = id
         name = user.displayName
         initials = Initials.of(user.displayName)
-        photoURL = patient.photoPath.map { _ in "/patients/\(patient.userId)/photo" }
+        photoURL = patient.photoPath.map { _ in PeopleEndpoints.showPhoto.path(id) }
         age = patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: ISODate.string(context.now, timeZone: zone)) }
             .map { t("age_years", ["years": "\($0)"]) }
         sex = patient.sex.map { t["sex_\($0.rawValue)"] }
@@ -87,16 +120,27 @@ struct PatientPage: Encodable, Sendable {
         hasPassword = user.passwordHash != nil
         self.tutors = tutors.map {
             Tutor(id: $0.id!, name: $0.displayName, username: $0.username ?? "", hasPassword: $0.passwordHash != nil,
-                  mayInvite: $0.username != nil && $0.neverSetPassword)
+                  mayInvite: $0.username != nil && $0.neverSetPassword, inviteURL: PeopleEndpoints.invite.path($0.id!),
+                  unlinkURL: PeopleEndpoints.unlinkTutor.path(id, $0.id!))
         }
         maySupervise = actor.role == .tutor || actor.role == .clinician
         mayInvite = isClinician && user.username != nil && user.neverSetPassword
         creates = Self.createsTutor(form)
         self.form = form
+        patientModeURL = AccountsEndpoints.openPatientMode.path(id)
+        editURL = PeopleEndpoints.editPatient.path(id)
+        plansURL = PlanEndpoints.list.path(id)
+        usageURL = UsageEndpoints.usage.path(id)
+        observationsURL = UsageEndpoints.observations.path(id)
+        accessURL = AccessEndpoints.show.path(id)
+        educatURL = EduCATEndpoints.results.path(id)
+        nutritionURL = NutritionEndpoints.review.path(id)
+        inviteURL = PeopleEndpoints.invite.path(id)
+        addTutorURL = PeopleEndpoints.addTutor.path(id)
     }
 }
 
-struct ClientPage: Sendable {
+struct ClientPage: PageModel {
     let id: Int64
     let name: String
     let initials: String
@@ -106,7 +150,7 @@ struct ClientPage: Sendable {
     let notes: String
 
     init(patient: Patient, user: User, context: RequestContext) {
-        let zone = context.app.configuration.timeZone
+        let zone = context.configuration.timeZone
         id = patient.userId
         name = user.displayName
         initials = Initials.of(user.displayName)
@@ -118,7 +162,7 @@ struct ClientPage: Sendable {
     }
 }
 
-struct InvitationCreatedPage: Sendable {
+struct InvitationCreatedPage: PageModel {
     let name: String
     let username: String
     let link: String
@@ -135,4 +179,19 @@ enum Initials {
         let letters = [words.first, words.count > 1 ? words.last : nil].compactMap { $0?.first }
         return String(letters).uppercased()
     }
+}
+
+extension InvitationCreatedPage {
+    /// The one-time link, shown once: a first invitation, or an admin's password reset (`isReset`).
+    init(for user: User, token: String, backPath: String, isReset: Bool, _ context: RequestContext) {
+        let host = context.request.headers["Host"] ?? "localhost:\(context.configuration.port)"
+        let scheme = context.configuration.secureCookies ? "https" : "http"
+        let lifetime = isReset ? Invitation.resetLifetime : Invitation.lifetime
+        let expires = context.format.longDate(context.now.addingTimeInterval(lifetime))
+        self.init(name: user.displayName, username: user.username ?? "",
+                  link: "\(scheme)://\(host)\(AccountsEndpoints.showInvitation.path(token))",
+                  expires: context.t("invitation_expires", ["date": expires]), backPath: backPath, isReset: isReset)
+    }
+
+    static func title(isReset: Bool) -> String { isReset ? "consent_reset_created_title" : "invitation_created_title" }
 }

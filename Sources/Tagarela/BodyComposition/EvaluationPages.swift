@@ -1,8 +1,8 @@
 import Foundation
 
 /// The computed results of an evaluation, formatted for the page (and for the live preview).
-struct ResultsView: Sendable {
-    struct Row: Sendable {
+struct ResultsView: PageModel {
+    struct Row: PageModel {
         let label: String
         let value: String
         let note: String?
@@ -49,15 +49,15 @@ struct ResultsView: Sendable {
 }
 
 /// The evaluation form, with results once the required fields are valid.
-struct EvaluationFormPage: Sendable {
-    struct Option: Sendable {
+struct EvaluationFormPage: PageModel {
+    struct Option: PageModel {
         let value: String
         let label: String
         let sites: String
         let isSelected: Bool
     }
 
-    struct SkinfoldRow: Sendable {
+    struct SkinfoldRow: PageModel {
         let site: String
         let label: String
         /// Space-separated protocols using this site for the client's sex, for the script that hides the others.
@@ -67,7 +67,7 @@ struct EvaluationFormPage: Sendable {
         let error: String?
     }
 
-    struct Field: Sendable {
+    struct Field: PageModel {
         let name: String
         let label: String
         var placeholder = ""
@@ -83,6 +83,10 @@ struct EvaluationFormPage: Sendable {
     let draftKey: String
     let isEdit: Bool
     let cancelPath: String
+    /// The live results (the form's script) and the "Calculate" button without it.
+    let previewURL: String
+    /// Where a client's missing sex or birth date is filled in.
+    let editClientURL: String
     let sexLabel: String
     let age: String
     let protocols: [Option]
@@ -97,10 +101,14 @@ struct EvaluationFormPage: Sendable {
          results: ResultsView?, editing: Int64? = nil, _ t: Translator) {
         self.clientId = clientId
         self.clientName = clientName
-        action = editing.map { "/clients/\(clientId)/evaluations/\($0)" } ?? "/clients/\(clientId)/evaluations"
+        action = editing.map { BodyCompositionEndpoints.updateEvaluation.path(clientId, $0) }
+            ?? BodyCompositionEndpoints.createEvaluation.path(clientId)
         draftKey = editing.map { "evaluation-\(clientId)-\($0)" } ?? "evaluation-\(clientId)"
         isEdit = editing != nil
-        cancelPath = editing.map { "/clients/\(clientId)/evaluations/\($0)" } ?? "/clients/\(clientId)"
+        cancelPath = editing.map { BodyCompositionEndpoints.showEvaluation.path(clientId, $0) }
+            ?? BodyCompositionEndpoints.showClient.path(clientId)
+        previewURL = BodyCompositionEndpoints.previewEvaluation.path(clientId)
+        editClientURL = PeopleEndpoints.editClient.path(clientId)
         sexLabel = sex.map { t["sex_\($0.rawValue)"] } ?? ""
         self.age = age.map { t("age_years", ["years": "\($0)"]) } ?? ""
         let chosen = SkinfoldProtocol(rawValue: form["protocol"]) ?? .jp7
@@ -136,9 +144,11 @@ struct EvaluationFormPage: Sendable {
 }
 
 /// A client's page: profile, re-evaluation reminder, evaluation history, trend charts.
-struct ClientHistoryPage: Sendable {
-    struct Row: Sendable {
+struct ClientHistoryPage: PageModel {
+    struct Row: PageModel {
         let id: Int64
+        /// The evaluation's report.
+        let url: String
         let date: String
         let protocolName: String
         let weight: String
@@ -148,7 +158,7 @@ struct ClientHistoryPage: Sendable {
         let isLast: Bool
     }
 
-    struct Chart: Sendable {
+    struct Chart: PageModel {
         let svg: String
     }
 
@@ -162,16 +172,23 @@ struct ClientHistoryPage: Sendable {
     let charts: [Chart]
     let perimeterCharts: [Chart]
     let hasPerimeterCharts: Bool
+    let newEvaluationURL: String
+    let editClientURL: String
+    let compareURL: String
 
     init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
          _ t: Translator, _ format: LocalizedFormat) {
         self.client = client
         self.reevaluationDays = reevaluationDays
+        newEvaluationURL = BodyCompositionEndpoints.newEvaluation.path(client.id)
+        editClientURL = PeopleEndpoints.editClient.path(client.id)
+        compareURL = BodyCompositionEndpoints.compare.path(client.id)
         let status = Reevaluation.status(lastTakenOn: history.last?.evaluation.takenOn, intervalDays: reevaluationDays, today: today)
         reminder = Self.reminderText(status, t, format)
         reminderIsOverdue = status.status == .overdue
         evaluations = history.enumerated().reversed().map { index, details in
-            Row(id: details.id, date: Self.date(details.evaluation.takenOn, format),
+            Row(id: details.id, url: BodyCompositionEndpoints.showEvaluation.path(client.id, details.id),
+                date: Self.date(details.evaluation.takenOn, format),
                 protocolName: t["protocol_\(details.skinfoldProtocol.rawValue)"],
                 weight: "\(format.decimal(details.weightKg)) kg",
                 percentFat: details.result.map { "\(format.decimal($0.percentFat)) %" } ?? "—",
@@ -228,8 +245,8 @@ struct ClientHistoryPage: Sendable {
 }
 
 /// One evaluation as a printable report.
-struct EvaluationReportPage: Sendable {
-    struct Measure: Sendable {
+struct EvaluationReportPage: PageModel {
+    struct Measure: PageModel {
         let label: String
         let value: String
     }
@@ -249,12 +266,18 @@ struct EvaluationReportPage: Sendable {
     let charts: [String]
     /// Set right after saving: the page tells the form's script to drop the draft it kept.
     let savedDraft: String?
+    let clientURL: String
+    let editURL: String
+    let deleteURL: String
 
     init(clientId: Int64, clientName: String, details: EvaluationDetails, history: [EvaluationDetails],
          savedDraft: String?, _ t: Translator, _ format: LocalizedFormat) {
         self.clientId = clientId
         evaluationId = details.id
         self.savedDraft = savedDraft
+        clientURL = BodyCompositionEndpoints.showClient.path(clientId)
+        editURL = BodyCompositionEndpoints.editEvaluation.path(clientId, details.id)
+        deleteURL = BodyCompositionEndpoints.confirmDeleteEvaluation.path(clientId, details.id)
         self.clientName = clientName
         date = ClientHistoryPage.date(details.evaluation.takenOn, format)
         protocolName = t["protocol_\(details.skinfoldProtocol.rawValue)"]
@@ -287,16 +310,21 @@ struct EvaluationReportPage: Sendable {
 }
 
 /// The confirmation before an evaluation leaves a client's history.
-struct EvaluationDeletePage: Sendable {
+struct EvaluationDeletePage: PageModel {
     let clientId: Int64
     let clientName: String
     let evaluationId: Int64
     let text: String
+    let deleteURL: String
+    /// Back to the evaluation's report.
+    let cancelURL: String
 
     init(clientId: Int64, clientName: String, details: EvaluationDetails, _ t: Translator, _ format: LocalizedFormat) {
         self.clientId = clientId
         self.clientName = clientName
         evaluationId = details.id
+        deleteURL = BodyCompositionEndpoints.deleteEvaluation.path(clientId, details.id)
+        cancelURL = BodyCompositionEndpoints.showEvaluation.path(clientId, details.id)
         text = t("records_evaluation_delete_text", [
             "date": format.shortDate(iso: details.evaluation.takenOn),
             "protocol": t["protocol_\(details.skinfoldProtocol.rawValue)"],
@@ -306,8 +334,8 @@ struct EvaluationDeletePage: Sendable {
 }
 
 /// Two evaluations side by side, with the differences and whether each is a real change.
-struct ComparisonPage: Sendable {
-    struct Line: Sendable {
+struct ComparisonPage: PageModel {
+    struct Line: PageModel {
         let label: String
         let first: String
         let second: String
@@ -322,11 +350,13 @@ struct ComparisonPage: Sendable {
     let secondDate: String
     let protocolNote: String?
     let lines: [Line]
+    let clientURL: String
 
     init(clientId: Int64, clientName: String, first a: EvaluationDetails, second b: EvaluationDetails,
          _ t: Translator, _ format: LocalizedFormat) {
         self.clientId = clientId
         self.clientName = clientName
+        clientURL = BodyCompositionEndpoints.showClient.path(clientId)
         firstDate = ClientHistoryPage.date(a.evaluation.takenOn, format)
         secondDate = ClientHistoryPage.date(b.evaluation.takenOn, format)
         var lines: [Line] = []

@@ -41,6 +41,16 @@ enum Evaluations {
         try audit.record(.delete, "evaluation", previous.id, previous.input.auditSummary, db)
     }
 
+    /// The client's evaluation for its printable report, with the whole history (the report charts it).
+    /// Opening a report is an export of health data, so it is audited in the same access that reads it.
+    static func openReport(_ evaluationId: Int64, of client: ClientProfile, audit: AuditContext, _ db: Database)
+        throws -> (details: EvaluationDetails, history: [EvaluationDetails]) {
+        let history = try EvaluationDetails.all(of: client.id, db)
+        guard let details = history.first(where: { $0.id == evaluationId }) else { throw AppError.notFound }
+        try audit.record(.export, "evaluation", details.id, "report of \(client.user.displayName), \(details.evaluation.takenOn)", db)
+        return (details, history)
+    }
+
     private static func insertMeasures(of input: EvaluationInput, evaluationId id: Int64, _ db: Database) throws {
         for (site, readings) in input.skinfolds {
             for (index, value) in readings.enumerated() {
