@@ -12,7 +12,7 @@ extension Router where Handler == Route {
         _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
         _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             let run: @Sendable () throws -> Response = {
                 switch try prepare(dispatch.context, repeat each values) {
