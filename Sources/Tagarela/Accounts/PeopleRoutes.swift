@@ -195,14 +195,6 @@ enum PeopleRoutes {
               InvitationCreatedPage(for: user, token: token, backPath: backPath, isReset: isReset, context))
     }
 
-    /// The same page, rendered at once, for AdminRoutes' handlers until they return a `Reply` (then
-    /// they pick the overload above and this one goes).
-    static func invitationCreated(for user: User, token: String, backPath: String, isReset: Bool = false,
-                                  _ context: RequestContext) -> Response {
-        context.render("people/invitation-created", title: InvitationCreatedPage.title(isReset: isReset),
-                       InvitationCreatedPage(for: user, token: token, backPath: backPath, isReset: isReset, context))
-    }
-
     // MARK: - Clients (trainers)
 
     static let clientFields = ["displayName", "sex", "birthDate", "contact", "notes", "reevaluationDays"]

@@ -45,7 +45,7 @@ enum AdminRoutes {
             switch try StaffAccounts.create(name: name, username: username, role: role, specialties: specialties, by: actor,
                                             audit: context.audit, db) {
             case .created(let user, let token):
-                return reply(PeopleRoutes.invitationCreated(for: user, token: token, backPath: AdminEndpoints.dashboard.path(), context))
+                return PeopleRoutes.invitationCreated(for: user, token: token, backPath: AdminEndpoints.dashboard.path(), context)
             case .usernameTaken:
                 form.fail("username", context.t["error_username_taken"])
             }
@@ -74,8 +74,8 @@ enum AdminRoutes {
     /// password through the link, which lasts a day.
     @Sendable static func resetPassword(_ context: RequestContext, _ db: Database, _ userId: Int64) throws -> Reply {
         let (user, token) = try StaffAccounts.resetPassword(userId, by: try context.requireActor(), audit: context.audit, db)
-        return reply(PeopleRoutes.invitationCreated(for: user, token: token, backPath: AdminEndpoints.accounts.path(),
-                                                    isReset: true, context))
+        return PeopleRoutes.invitationCreated(for: user, token: token, backPath: AdminEndpoints.accounts.path(),
+                                                    isReset: true, context)
     }
 
     @Sendable static func auditLog(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -91,11 +91,6 @@ enum AdminRoutes {
         return .page("admin/audit", title: "audit_title",
                      AuditPage(entries: log.entries, total: log.total, page: page, filter: filter, query: query, context: context))
     }
-
-    /// The invitation page is PeopleRoutes', which renders it at once on main today. Once its `Reply`
-    /// overload is merged, the two calls above become `return PeopleRoutes.invitationCreated(…)` and
-    /// this adapter goes (with PeopleRoutes' `Response` overload).
-    private static func reply(_ response: Response) -> Reply { Reply(response) }
 }
 
 struct AdminDashboard: PageModel {
