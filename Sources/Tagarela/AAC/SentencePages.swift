@@ -87,8 +87,8 @@ struct SentenceEditorPage: Sendable {
 }
 
 /// The patient's builder. Every word is rendered once; `next` lists the words that may follow it.
-struct SentencePlayerPage: Sendable {
-    struct Word: Sendable {
+struct SentencePlayerPage: PageModel {
+    struct Word: PageModel {
         let id: Int64
         let role: String
         let symbolId: Int64
@@ -122,6 +122,8 @@ struct SentencePlayerPage: Sendable {
     let stepTexts: String
     /// The patient's access methods (cell size, labels, scanning…).
     let access: AccessView
+    let tapURL = PlayerEndpoints.recordTap.path()
+    let boardsURL = PlayerEndpoints.list.path()
 
     init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, access: AccessView,
          negationAudioURL: String?, _ t: Translator) {

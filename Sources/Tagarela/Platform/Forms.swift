@@ -4,7 +4,7 @@ import Mustache
 
 /// What a form shows: the values typed (so nothing is lost on an error) and one message per
 /// field in error. Templates read `{{form.values.name}}` and `{{#form.errors.name}}…{{/form.errors.name}}`.
-struct FormState: Sendable, MustacheParent {
+struct FormState: Encodable, Sendable, MustacheParent {
     var values: [String: String] = [:]
     var errors: [String: String] = [:]
 
@@ -117,7 +117,7 @@ struct TextLimit: Sendable, Equatable {
 }
 
 /// One choice of a `<select>` or a group of radio buttons, already translated.
-struct SelectOption: Sendable {
+struct SelectOption: Encodable, Sendable {
     let value: String
     let label: String
     let isSelected: Bool
