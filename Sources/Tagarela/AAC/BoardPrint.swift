@@ -100,6 +100,20 @@ struct BookPage: Sendable {
     let entries: [Entry]
     let sheets: [PrintSheet]
     let isEmpty: Bool
+    /// Back to the patient's plans.
+    let plansURL: String
+
+    init(patientId: Int64, patientName: String, date: String, clinicians: String?, entries: [Entry], sheets: [PrintSheet],
+         isEmpty: Bool) {
+        self.patientId = patientId
+        self.patientName = patientName
+        self.date = date
+        self.clinicians = clinicians
+        self.entries = entries
+        self.sheets = sheets
+        self.isEmpty = isEmpty
+        plansURL = PlanEndpoints.list.path(patientId)
+    }
 
     /// The book's pages: the cover is page 1, the plans follow in `plans` order. Pure.
     static func pageNumbers(of plans: [Plan]) -> [Int64: Int] {
