@@ -293,6 +293,11 @@ final class Sweep {
         }
         if let accesses = response.header("X-Tagarela-DB-Accesses").flatMap(Int.init) {
             accessCounts["\(method) \(route)"] = max(accessCounts["\(method) \(route)"] ?? 0, accesses)
+            // The route declares how it uses the database; the dispatcher opens that and no more.
+            if case .found(let declared, _) = test.app.router.match(method, route), accesses > declared.database.accesses {
+                fail("\(what): \(accesses) database accesses, declared \(declared.database)",
+                     route: "\(method) \(route): \(accesses) accesses")
+            }
         }
         let written = changes.take()
         guard !written.isEmpty else { return }

@@ -24,8 +24,8 @@ struct PersonFormPage: Sendable {
 }
 
 /// A patient's page: what a clinician manages, or what a tutor needs to start a session.
-struct PatientPage: Sendable {
-    struct Tutor: Sendable {
+struct PatientPage: Encodable, Sendable {
+    struct Tutor: Encodable, Sendable {
         let id: Int64
         let name: String
         let username: String

@@ -50,19 +50,19 @@ struct MealFormPage: Sendable {
 }
 
 /// What the nutritionist reviews for one patient over a period.
-struct ReviewPage: Sendable {
-    struct DeviationRow: Sendable {
+struct ReviewPage: Encodable, Sendable {
+    struct DeviationRow: Encodable, Sendable {
         let name: String
         let text: String
     }
 
-    struct WeightRow: Sendable {
+    struct WeightRow: Encodable, Sendable {
         let date: String
         let weight: String
     }
 
     /// The oldest pending meal when its time has passed: it blocks the patient's check-in.
-    struct Overdue: Sendable {
+    struct Overdue: Encodable, Sendable {
         let text: String
         let editPath: String
         let showPath: String

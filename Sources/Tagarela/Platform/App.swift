@@ -47,20 +47,8 @@ public final class App: Responder {
         + AccessRoutes.templates
         + EduCATRoutes.templates
 
-    public static func make(
-        _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
-    ) async throws -> App {
-        guard FileManager.default.fileExists(atPath: configuration.templatesDirectory) else {
-            throw StartupError.missingResources(configuration.resourcesDirectory)
-        }
-        try configuration.prepareDirectories()
-        let database = try AppDatabase.open(at: configuration.databasePath)
-        try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
-        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
-        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates)
-        let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
-        let staticFiles = try StaticFiles(root: configuration.publicDirectory)
-
+    /// Every route of every feature, each with its access rule and database use.
+    static func makeRouter() -> Router<Route> {
         var router = Router<Route>()
         SiteRoutes.add(to: &router)
         AccountsRoutes.add(to: &router)
@@ -80,6 +68,24 @@ public final class App: Responder {
         OfflineRoutes.add(to: &router)
         AccessRoutes.add(to: &router)
         EduCATRoutes.add(to: &router)
+        return router
+    }
+
+    public static func make(
+        _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
+    ) async throws -> App {
+        guard FileManager.default.fileExists(atPath: configuration.templatesDirectory) else {
+            throw StartupError.missingResources(configuration.resourcesDirectory)
+        }
+        try configuration.prepareDirectories()
+        let database = try AppDatabase.open(at: configuration.databasePath)
+        try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
+        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
+        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates)
+        let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
+        let staticFiles = try StaticFiles(root: configuration.publicDirectory)
+
+        let router = makeRouter()
 
         let app = App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                       staticFiles: staticFiles, router: router, logger: logger, clock: clock,
@@ -291,7 +297,7 @@ public final class App: Responder {
         guard let actor = context.actor else {
             guard context.request.method == .get else { return recordingRefusal(errorPage(.forbidden, locale: context.locale), context) }
             let next = Self.address(of: context.request).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "/"
-            return .redirect(to: "/login?next=\(next)")
+            return .redirect(to: AccountsEndpoints.showLogin.path() + "?next=" + next)
         }
         return access.admits(actor) ? nil : recordingRefusal(errorPage(.forbidden, locale: context.locale, context: context), context)
     }

@@ -5,16 +5,21 @@ import HTTPServer
 protocol PathParameter: Sendable, Equatable {
     init?(pathSegment: String)
     var pathSegment: String { get }
+    /// A value for the `index`th hole of a pattern, different for every index: what the round-trip
+    /// test of every route prints and matches.
+    static func example(_ index: Int) -> Self
 }
 
 extension Int64: PathParameter {
     init?(pathSegment: String) { self.init(pathSegment, radix: 10) }
     var pathSegment: String { String(self) }
+    static func example(_ index: Int) -> Int64 { 41 + Int64(index) }
 }
 
 extension Int: PathParameter {
     init?(pathSegment: String) { self.init(pathSegment, radix: 10) }
     var pathSegment: String { String(self) }
+    static func example(_ index: Int) -> Int { 3 + index }
 }
 
 extension String: PathParameter {
@@ -24,6 +29,7 @@ extension String: PathParameter {
     }
 
     var pathSegment: String { addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? self }
+    static func example(_ index: Int) -> String { "word \(index) é.svg" }
 }
 
 extension CharacterSet {
@@ -77,12 +83,12 @@ struct Endpoint<each Parameter: PathParameter>: Sendable {
         return path + "?" + pairs.map { "\($0.key)=\(Self.queryEscaped($0.value))" }.joined(separator: "&")
     }
 
-    /// The typed values of a matched request's path parameters, or nil if one does not parse (a
-    /// letter where an id goes): the inverse of `path`.
+    /// The typed values of a matched request's path parameters (percent-decoded already, as the server
+    /// decodes the path), or nil if one does not parse (a letter where an id goes): the inverse of `path`.
     func parameters(_ matched: [String: String]) -> (repeat each Parameter)? {
         var names = parameterNames.makeIterator()
         func next<Value: PathParameter>(_: Value.Type) throws -> Value {
-            guard let name = names.next(), let text = matched[name]?.removingPercentEncoding,
+            guard let name = names.next(), let text = matched[name],
                   let value = Value(pathSegment: text) else { throw Unparsable() }
             return value
         }
@@ -90,6 +96,22 @@ struct Endpoint<each Parameter: PathParameter>: Sendable {
     }
 
     private struct Unparsable: Error {}
+
+    /// This route's path printed with `PathParameter.example` values (a different one in each hole).
+    var examplePath: String {
+        var index = 0
+        func next<Value: PathParameter>(_: Value.Type) -> Value {
+            defer { index += 1 }
+            return Value.example(index)
+        }
+        return path(repeat next((each Parameter).self))
+    }
+
+    /// `matched` parsed and printed again: equal to the path that was matched when the two directions agree.
+    func reprinted(_ matched: [String: String]) -> String? {
+        guard let values = parameters(matched) else { return nil }
+        return path(repeat each values)
+    }
 
     private static func queryEscaped(_ value: String) -> String {
         var allowed = CharacterSet.urlQueryAllowed

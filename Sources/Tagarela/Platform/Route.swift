@@ -42,8 +42,20 @@ enum Step<Value: Sendable>: Sendable {
 struct Route: Sendable {
     let access: Access
     let database: DatabaseUse
+    /// The route printed with example values, and a matched path's parameters parsed and printed
+    /// again: the round-trip test of every route compares the two.
+    let examplePath: String
+    let reprint: @Sendable ([String: String]) -> String?
     /// Answers the request; nil when a path parameter does not parse (an id that is not a number).
     let run: @Sendable (Dispatch) throws -> Response?
+}
+
+extension Route {
+    init<each P>(_ endpoint: Endpoint<repeat each P>, database: DatabaseUse,
+                 run: @escaping @Sendable (Dispatch) throws -> Response?) {
+        self.init(access: endpoint.access, database: database, examplePath: endpoint.examplePath,
+                  reprint: { endpoint.reprinted($0) }, run: run)
+    }
 }
 
 /// What the dispatcher hands a route to run it: the request's context and the platform's means (the
@@ -72,7 +84,7 @@ extension Router where Handler == Route {
     /// A route that needs no database (a redirect, a static page, a form that is empty).
     mutating func add<each P>(_ endpoint: Endpoint<repeat each P>,
                               _ handler: @escaping @Sendable (RequestContext, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .none) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .none) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             return dispatch.render(try handler(dispatch.context, repeat each values))
         })
@@ -81,7 +93,7 @@ extension Router where Handler == Route {
     /// A route that reads: one read transaction, then the reply is rendered.
     mutating func read<each P>(_ endpoint: Endpoint<repeat each P>,
                                _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
             return dispatch.render(reply)
@@ -91,7 +103,7 @@ extension Router where Handler == Route {
     /// A page kept whole between requests (see `RequestContext.cachedPage`) under the key `cacheKey` gives.
     mutating func read<each P>(_ endpoint: Endpoint<repeat each P>, cachedAs cacheKey: @escaping @Sendable (RequestContext, repeat each P) -> String,
                                _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             return try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values)) {
                 let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
@@ -103,7 +115,7 @@ extension Router where Handler == Route {
     /// A route that writes: one write transaction (which may read first), then the reply is rendered.
     mutating func write<each P>(_ endpoint: Endpoint<repeat each P>,
                                 _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .write) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             let reply = try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values) }
             return dispatch.render(reply)
@@ -117,7 +129,7 @@ extension Router where Handler == Route {
         _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
         _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .write) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             return dispatch.later(on: slow) {
                 switch try prepare(dispatch.context, repeat each values) {
@@ -138,7 +150,7 @@ extension Router where Handler == Route {
         check: @escaping @Sendable (RequestContext, Found) throws -> Step<Checked>,
         write: @escaping @Sendable (RequestContext, Database, Checked) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .readThenWrite) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenWrite) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             let found = try dispatch.database.read { db in try read(dispatch.context, db, repeat each values) }
             switch found {
@@ -158,7 +170,7 @@ extension Router where Handler == Route {
     // MARK: Transitional: string patterns whose handlers open their own accesses
 
     mutating func legacy<each P>(_ endpoint: Endpoint<repeat each P>, _ handler: @escaping App.Handler) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .legacy) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .legacy) { dispatch in
             try handler(dispatch.context)
         })
     }

@@ -57,23 +57,38 @@ public struct Templates: Sendable {
 
 /// What every page's layout needs, beside the page's own model: reached in templates as
 /// `{{t.key}}`, `{{lang}}`, `{{assets.stylesheet}}`; any other name goes to the page model.
+///
+/// A page model is `Encodable`: it is encoded once (`MustacheEncoder`) into nodes that Mustache reads by
+/// name. A model that is neither `Encodable` nor a `MustacheParent` is read through `Mirror`, many times
+/// slower (docs/decisions.md, "Pages rendered without Mirror").
 struct PageContext<Model>: MustacheParent {
+    /// How the model's names are read: `.mirror` only to compare with what the encoder prints (tests).
+    enum ModelLookup { case automatic, mirror }
+
     let model: Model
     let translator: Translator
     let assets: Assets
     let pageTitle: String
     let chrome: PageChrome
-    /// `model` as a `MustacheParent`, cast once: every name a template looks up and its own view
+    /// `model` as a `MustacheParent`, made once: every name a template looks up and its own view
     /// model lacks (`t.…` inside a list) ends here, and a cast per lookup cost a tenth of a page.
     private let modelParent: MustacheParent?
 
-    init(model: Model, translator: Translator, assets: Assets, pageTitle: String, chrome: PageChrome) {
+    init(model: Model, translator: Translator, assets: Assets, pageTitle: String, chrome: PageChrome,
+         lookup: ModelLookup = .automatic) {
         self.model = model
         self.translator = translator
         self.assets = assets
         self.pageTitle = pageTitle
         self.chrome = chrome
-        modelParent = model as? MustacheParent
+        modelParent = lookup == .mirror ? nil : Self.parent(of: model)
+    }
+
+    private static func parent(of model: Model) -> MustacheParent? {
+        if let parent = model as? MustacheParent { return parent }
+        guard let encodable = model as? any Encodable else { return nil }
+        // Our encoder throws nothing; a hand-written `encode(to:)` that throws leaves the model to `Mirror`.
+        return (try? MustacheEncoder.tree(of: encodable)) as? MustacheParent
     }
 
     func child(named name: String) -> Any? {

@@ -1,0 +1,226 @@
+import Foundation
+import Mustache
+
+/// Turns an `Encodable` page model into what swift-mustache reads without `Mirror`: a struct becomes a
+/// `MustacheNode` (its fields by name), an array an `[Any]`, and a leaf stays the Swift value itself, so
+/// `{{x}}` prints what it printed through `Mirror` (`String(describing:)`). Reading a struct through
+/// `Mirror` demangles its field types on every lookup, and a lookup that misses (`t.…` inside a list)
+/// walks every field of every object on the stack; a node answers both with one dictionary lookup.
+///
+/// Leaves, kept as they are: strings, booleans, numbers, `Decimal`, `Date`, `URL`, `UUID`, `Data`, every
+/// `RawRepresentable` (an enum prints its case, as before, not its raw value), and every value that
+/// already answers Mustache itself (`MustacheParent`: hand-written conformances, `FormState`, string-keyed
+/// dictionaries). A nil optional is left out, so sections and inverted sections behave as before.
+enum MustacheEncoder {
+    static func tree<Value: Encodable>(of value: Value) throws -> Any? {
+        if let leaf = leaf(value) { return leaf }
+        let encoder = TreeEncoder(original: value)
+        try value.encode(to: encoder)
+        return encoder.result
+    }
+
+    private static func leaf(_ value: some Encodable) -> Any? {
+        switch value {
+        case is String, is Bool, is Int, is Int64, is Double, is Int32, is Int16, is Int8, is UInt, is UInt64, is UInt32,
+             is UInt16, is UInt8, is Float, is Decimal, is Date, is URL, is UUID, is Data:
+            return value
+        case is MustacheParent, is any RawRepresentable, is MustacheCustomRenderable, is MustacheCustomRepresentation:
+            return value
+        default:
+            return nil
+        }
+    }
+}
+
+/// A struct (or any keyed value) of a page model, as Mustache reads it: its fields by name.
+final class MustacheNode: MustacheParent, CustomStringConvertible {
+    fileprivate(set) var fields: [String: Any] = [:]
+    /// The encoded value, for `{{x}}` on a whole struct: it prints as it did through `Mirror`.
+    private let original: Any
+
+    fileprivate init(original: Any) { self.original = original }
+
+    func child(named name: String) -> Any? { fields[name] }
+
+    var description: String { String(describing: original) }
+}
+
+/// The encoder of one value: it ends as a node, an array or a single value, whichever container the
+/// value's `encode(to:)` asked for.
+private final class TreeEncoder: Encoder {
+    enum Storage {
+        case empty
+        case node(MustacheNode)
+        case array(ArrayBox)
+        case value(Any?)
+    }
+
+    let original: Any
+    var storage = Storage.empty
+    var codingPath: [any CodingKey] = []
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(original: Any) { self.original = original }
+
+    var result: Any? {
+        switch storage {
+        case .empty: MustacheNode(original: original)  // a struct without fields still opens a section
+        case .node(let node): node
+        case .array(let box): box.items
+        case .value(let value): value
+        }
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .node(let node) = storage { return KeyedEncodingContainer(KeyedContainer(node: node, encoder: self)) }
+        let node = MustacheNode(original: original)
+        storage = .node(node)
+        return KeyedEncodingContainer(KeyedContainer(node: node, encoder: self))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .array(let box) = storage { return UnkeyedContainer(box: box, encoder: self) }
+        let box = ArrayBox()
+        storage = .array(box)
+        return UnkeyedContainer(box: box, encoder: self)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+}
+
+private final class ArrayBox {
+    var items: [Any] = []
+}
+
+/// What an element of an array holds when its value is nil (`[String?]`): the element is kept, as nil.
+private var nilElement: Any { Optional<Any>.none as Any }
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let node: MustacheNode
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil(forKey key: Key) {}
+    mutating func encode(_ value: Bool, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: String, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Double, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Float, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Int, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Int8, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Int16, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Int32, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: Int64, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: UInt, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: UInt8, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: UInt16, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: UInt32, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: UInt64, forKey key: Key) { node.fields[key.stringValue] = value }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        node.fields[key.stringValue] = try MustacheEncoder.tree(of: value)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type,
+                                                        forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let nested = TreeEncoder(original: "")
+        let container = nested.container(keyedBy: keyType)
+        node.fields[key.stringValue] = nested.result
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = TreeEncoder(original: "")
+        let container = nested.unkeyedContainer()
+        node.fields[key.stringValue] = LazyNested(encoder: nested)
+        return container
+    }
+
+    mutating func superEncoder() -> any Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        let nested = TreeEncoder(original: "")
+        node.fields[key.stringValue] = LazyNested(encoder: nested)
+        return nested
+    }
+}
+
+/// A nested container or super encoder filled after it was handed out: read when Mustache asks.
+/// Synthesized conformances never make one; hand-written `encode(to:)` may.
+private struct LazyNested: MustacheCustomRepresentation {
+    let encoder: TreeEncoder
+    var representation: Any? { encoder.result }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let box: ArrayBox
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+    var count: Int { box.items.count }
+
+    mutating func encodeNil() { box.items.append(nilElement) }
+    mutating func encode(_ value: Bool) { box.items.append(value) }
+    mutating func encode(_ value: String) { box.items.append(value) }
+    mutating func encode(_ value: Double) { box.items.append(value) }
+    mutating func encode(_ value: Float) { box.items.append(value) }
+    mutating func encode(_ value: Int) { box.items.append(value) }
+    mutating func encode(_ value: Int8) { box.items.append(value) }
+    mutating func encode(_ value: Int16) { box.items.append(value) }
+    mutating func encode(_ value: Int32) { box.items.append(value) }
+    mutating func encode(_ value: Int64) { box.items.append(value) }
+    mutating func encode(_ value: UInt) { box.items.append(value) }
+    mutating func encode(_ value: UInt8) { box.items.append(value) }
+    mutating func encode(_ value: UInt16) { box.items.append(value) }
+    mutating func encode(_ value: UInt32) { box.items.append(value) }
+    mutating func encode(_ value: UInt64) { box.items.append(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        box.items.append(try MustacheEncoder.tree(of: value) ?? nilElement)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nested = TreeEncoder(original: "")
+        let container = nested.container(keyedBy: keyType)
+        box.items.append(nested.result as Any)
+        return container
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = TreeEncoder(original: "")
+        let container = nested.unkeyedContainer()
+        box.items.append(LazyNested(encoder: nested))
+        return container
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let nested = TreeEncoder(original: "")
+        box.items.append(LazyNested(encoder: nested))
+        return nested
+    }
+}
+
+/// One value: a leaf when it is one, else whatever its own `encode(to:)` makes of it (a `RawRepresentable`
+/// is caught before, by `MustacheEncoder.tree`, so an enum stays itself rather than its raw value).
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() { encoder.storage = .value(nil) }
+    mutating func encode(_ value: Bool) { encoder.storage = .value(value) }
+    mutating func encode(_ value: String) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Double) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Float) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Int) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Int8) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Int16) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Int32) { encoder.storage = .value(value) }
+    mutating func encode(_ value: Int64) { encoder.storage = .value(value) }
+    mutating func encode(_ value: UInt) { encoder.storage = .value(value) }
+    mutating func encode(_ value: UInt8) { encoder.storage = .value(value) }
+    mutating func encode(_ value: UInt16) { encoder.storage = .value(value) }
+    mutating func encode(_ value: UInt32) { encoder.storage = .value(value) }
+    mutating func encode(_ value: UInt64) { encoder.storage = .value(value) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        encoder.storage = .value(try MustacheEncoder.tree(of: value))
+    }
+}

@@ -1,0 +1,47 @@
+import HTTPServer
+import Testing
+@testable import Tagarela
+
+/// Routes are values: each prints its own URLs, and what it prints matches it again.
+@Suite struct EndpointTests {
+    @Test func aPathFillsItsHolesInOrderAndEscapesText() {
+        let meal = Endpoint<Int64, Int64>(.get, "/patients/:id/meals/:meal/edit", .anyone)
+        #expect(meal.path(7, 12) == "/patients/7/meals/12/edit")
+        let file = Endpoint<String>(.get, "/pictograms/:file", .anyone)
+        #expect(file.path("a b/c.svg") == "/pictograms/a%20b%2Fc.svg")
+        #expect(Endpoint< >(.get, "/", .anyone).path() == "/")
+    }
+
+    @Test func aQueryKeepsItsOrderLeavesOutEmptyValuesAndEscapes() {
+        let review = Endpoint<Int64>(.get, "/patients/:id/nutrition", .anyone)
+        #expect(review.path(3, query: ["date": "2026-11-24", "empty": "", "q": "a&b=c"])
+                == "/patients/3/nutrition?date=2026-11-24&q=a%26b%3Dc")
+        #expect(review.path(3, query: ["empty": ""]) == "/patients/3/nutrition")
+    }
+
+    @Test func matchedParametersParseBackOrRefuseWhatIsNotAnId() {
+        let meal = Endpoint<Int64, Int64>(.get, "/patients/:id/meals/:meal/edit", .anyone)
+        #expect(meal.reprinted(["id": "7", "meal": "12"]) == "/patients/7/meals/12/edit")
+        #expect(meal.reprinted(["id": "7", "meal": "twelve"]) == nil)
+        #expect(meal.reprinted(["id": "7"]) == nil)
+    }
+
+    /// Print then match gives the same route and the same values, for every route the app registers:
+    /// a route whose pattern and printer disagree, or two routes that shadow each other, fail here.
+    @Test func everyRouteRoundTrips() throws {
+        let router = App.makeRouter()
+        #expect(router.patterns.count > 100)
+        for (method, pattern) in router.patterns {
+            guard case .found(let route, _) = router.match(method, pattern) else {
+                Issue.record("\(method) \(pattern) does not match its own pattern"); continue
+            }
+            let printed = route.examplePath
+            // The server matches the path percent-decoded, as libmicrohttpd hands it over.
+            guard case .found(let matched, let parameters) = router.match(method, printed.removingPercentEncoding ?? "") else {
+                Issue.record("\(method) \(pattern) printed \(printed), which matches no route"); continue
+            }
+            #expect(matched.examplePath == printed, "\(method) \(printed) matched another route")
+            #expect(matched.reprint(parameters) == printed, "\(method) \(pattern): \(parameters) printed differently")
+        }
+    }
+}
