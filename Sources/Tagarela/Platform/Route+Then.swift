@@ -11,7 +11,7 @@ extension Router where Handler == Route {
         _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Step<Found>,
         then finish: @escaping @Sendable (RequestContext, Found) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .write) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             switch try dispatch.database.write({ db in try handler(dispatch.context, db, repeat each values) }) {
             case .reply(let reply): return dispatch.render(reply)
@@ -29,7 +29,7 @@ extension Router where Handler == Route {
         then slow: SlowWork, _ work: @escaping @Sendable (RequestContext, Found) throws -> Step<Made>,
         keeping keep: @escaping @Sendable (RequestContext, Database, Made) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .readThenWrite) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenWrite) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             switch try dispatch.database.write({ db in try handler(dispatch.context, db, repeat each values) }) {
             case .reply(let reply): return dispatch.render(reply)
@@ -63,7 +63,7 @@ extension Router where Handler == Route {
         _ query: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Found,
         then finish: @escaping @Sendable (RequestContext, Found) throws -> Finish
     ) {
-        add(endpoint.method, endpoint.pattern, Route(access: endpoint.access, database: .read) { dispatch in
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             return try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values)) {
                 let found = try dispatch.database.read { db in try query(dispatch.context, db, repeat each values) }
