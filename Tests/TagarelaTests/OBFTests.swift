@@ -373,12 +373,16 @@ import Testing
         files.remove(media: test.app.media, speech: test.app.speech)
         #expect(!made.contains { FileManager.default.fileExists(atPath: $0) })
 
-        // Through `run`: Nádia is not Davi's clinician, which the transaction finds only after converting.
+        // Through `prepare` and `store`: Nádia is not Davi's clinician, which the transaction finds only after converting.
         let before = try stored(test)
         #expect(throws: AppError.notFound) {
-            try importer.run(boards, patientId: davi, actor: Actor(user: nadia), fallbackLocale: .es, now: test.clock.now,
-                             timeZone: test.app.configuration.timeZone, database: DatabaseScope(test.app.database), audit: AuditContext(
-                                actorId: nadia.id, actorName: "Nádia", clientAddress: "", now: test.clock.now), t: test.app.catalogues.translator(for: .es))
+            let prepared = try importer.prepare(boards, fallbackLocale: .es)
+            return try test.write { db in
+                try importer.store(prepared, patientId: davi, actor: Actor(user: nadia), now: test.clock.now,
+                                   timeZone: test.app.configuration.timeZone, audit: AuditContext(
+                                    actorId: nadia.id, actorName: "Nádia", clientAddress: "", now: test.clock.now),
+                                   t: test.app.catalogues.translator(for: .es), db)
+            }
         }
         #expect(try stored(test) == before, "no picture left in media/images, no row")
     }

@@ -138,7 +138,7 @@ export function setUpGame(root) {
 
   function post(body) {
     posted = true;
-    return fetch("/educat/results", { method: "POST", body, credentials: "same-origin" })
+    return fetch(root.dataset.resultUrl, { method: "POST", body, credentials: "same-origin" })
       .then((response) => response.json().then((json) => ({ status: response.status, ...json })))
       .then((json) => { lastResponse = json; return json; })
       .catch(() => null);
@@ -222,7 +222,7 @@ export function setUpGame(root) {
     const answered = isChallenge ? game.phase === "asking" && game.hits + game.errors > 0 : hits + errors > 0;
     if (!answered) return;
     posted = true;
-    navigator.sendBeacon("/educat/results", result(isChallenge ? game.lives : undefined));
+    navigator.sendBeacon(root.dataset.resultUrl, result(isChallenge ? game.lives : undefined));
   });
 
   show();

@@ -145,6 +145,8 @@ struct SentencePlayerPage: PageModel {
     let stepTexts: String
     /// The patient's access methods (cell size, labels, scanning…).
     let access: AccessView
+    let tapURL = PlayerEndpoints.recordTap.path()
+    let boardsURL = PlayerEndpoints.list.path()
 
     init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, access: AccessView,
          negationAudioURL: String?, _ t: Translator) {

@@ -25,6 +25,7 @@ extension UsagePage: MustacheParent {
         case "isEmpty": isEmpty
         case "csvLink": csvLink
         case "oblLink": oblLink
+        case "filterURL": filterURL
         default: nil
         }
     }

@@ -1,23 +1,23 @@
 import Foundation
 
-struct UsagePage: Encodable, Sendable {
+struct UsagePage: PageModel {
     /// The page lists the latest taps of the period; the CSV has every one. Rendering each listed tap
     /// is most of the page's cost (bench/mixed), and counts, chart and top symbols cover the rest.
     static let listedTaps = 50
 
-    struct Row: Encodable, Sendable {
+    struct Row: PageModel {
         let when: String
         let plan: String
         let symbol: String
         let assisted: String
     }
 
-    struct Sentence: Encodable, Sendable {
+    struct Sentence: PageModel {
         let text: String
         let detail: String
     }
 
-    struct Top: Encodable, Sendable {
+    struct Top: PageModel {
         let name: String
         let count: Int
         let max: Int
@@ -46,6 +46,8 @@ struct UsagePage: Encodable, Sendable {
     let isEmpty: Bool
     let csvLink: String
     let oblLink: String
+    /// Where the filter form goes.
+    let filterURL: String
 
     init(patientId: Int64, patientName: String, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
          top: [(name: String, count: Int)], longest: [(text: String, words: Int, at: Date, assisted: String?)],
@@ -81,19 +83,18 @@ struct UsagePage: Encodable, Sendable {
         tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty
             ? t("usage_taps_note", ["shown": "\(listed.count)", "count": "\(total)"]) : nil
         isEmpty = rows.isEmpty
-        var query = "from=\(filter.from)&to=\(filter.to)"
-        if let plan = filter.planId { query += "&plan=\(plan)" }
-        if let person = filter.assistedBy { query += "&assisted=\(person)" }
-        olderLink = rows.count > Self.listedTaps ? listed.last.map { "/patients/\(patientId)/usage?\(query)&before=\($0.id)#taps-title" } : nil
-        latestLink = filter.before == nil ? nil : "/patients/\(patientId)/usage?\(query)#taps-title"
+        olderLink = rows.count > Self.listedTaps
+            ? listed.last.map { filter.link(UsageEndpoints.usage, patientId: patientId, before: $0.id) + "#taps-title" } : nil
+        latestLink = filter.before == nil ? nil : filter.link(UsageEndpoints.usage, patientId: patientId) + "#taps-title"
         isPaged = olderLink != nil || latestLink != nil
-        csvLink = "/patients/\(patientId)/usage.csv?\(query)"
-        oblLink = "/patients/\(patientId)/usage.obl?\(query)"
+        csvLink = filter.link(UsageEndpoints.usageCSV, patientId: patientId)
+        oblLink = filter.link(OBFEndpoints.usageLog, patientId: patientId)
+        filterURL = UsageEndpoints.usage.path(patientId)
     }
 }
 
-struct ObservationsPage: Sendable {
-    struct Note: Sendable {
+struct ObservationsPage: PageModel {
+    struct Note: PageModel {
         let date: String
         let author: String
         let role: String
@@ -107,6 +108,8 @@ struct ObservationsPage: Sendable {
     let isEmpty: Bool
     let form: FormState
     let isClinician: Bool
+    let saveURL: String
+    let printURL: String
 
     init(patientId: Int64, patientName: String, notes: [Observation], form: FormState, isClinician: Bool, context: RequestContext) {
         self.patientId = patientId
@@ -118,5 +121,7 @@ struct ObservationsPage: Sendable {
         isEmpty = notes.isEmpty
         self.form = form
         self.isClinician = isClinician
+        saveURL = UsageEndpoints.addObservation.path(patientId)
+        printURL = UsageEndpoints.printObservations.path(patientId)
     }
 }

@@ -65,7 +65,7 @@ struct EduCATPack: Decodable, Sendable {
     }
 
     /// The URL of the pre-generated clip saying `text`.
-    func clipURL(_ text: String) -> String { "/media/audio/" + SpeechAudio.fileName(text: text, voice: voice) }
+    func clipURL(_ text: String) -> String { PlanEndpoints.audio.path(SpeechAudio.fileName(text: text, voice: voice)) }
 
     /// What is wrong with the pack's data (empty when it is sound): the checks the tests and the
     /// audio step run. `pictograms` are the hexcodes that can be shown.
@@ -105,7 +105,7 @@ struct EduCATContent: Sendable {
     static let defaultLanguage = "ca"
     /// The background tune made by sox (see EduCATAudio); a fixed name, versioned by hand.
     static let tuneFile = "educat-tune-v1.mp3"
-    static var tuneURL: String { "/media/audio/" + tuneFile }
+    static var tuneURL: String { PlanEndpoints.audio.path(tuneFile) }
 
     let packs: [String: EduCATPack]
 

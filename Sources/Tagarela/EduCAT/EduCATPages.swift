@@ -1,7 +1,7 @@
 import Foundation
 
 /// The bar on top of every child screen: Tornar, the title, the help clip and the music switch.
-struct EduCATBar: Sendable {
+struct EduCATBar: PageModel {
     let title: String
     let backHref: String
     let backLabel: String
@@ -27,8 +27,8 @@ struct EduCATBar: Sendable {
     }
 }
 
-struct EduCATMenuPage: Sendable {
-    struct Entry: Sendable {
+struct EduCATMenuPage: PageModel {
+    struct Entry: PageModel {
         let key: String
         let label: String
         let href: String
@@ -38,8 +38,8 @@ struct EduCATMenuPage: Sendable {
     let entries: [Entry]
 }
 
-struct EduCATRecordsPage: Sendable {
-    struct Record: Sendable {
+struct EduCATRecordsPage: PageModel {
+    struct Record: PageModel {
         let area: String
         let label: String
         let value: Int
@@ -49,7 +49,7 @@ struct EduCATRecordsPage: Sendable {
     let records: [Record]
 }
 
-struct EduCATInformationPage: Sendable {
+struct EduCATInformationPage: PageModel {
     let bar: EduCATBar
     let text: String
     let clip: String
@@ -57,7 +57,7 @@ struct EduCATInformationPage: Sendable {
 }
 
 /// A number, vowel or letter as a button: what it shows, its lower-case form and its clip.
-struct EduCATItemView: Sendable {
+struct EduCATItemView: PageModel {
     let symbol: String
     let upper: String
     let clip: String
@@ -70,7 +70,7 @@ struct EduCATItemView: Sendable {
 }
 
 /// A conta-cops word with everything its lesson and games show and play.
-struct EduCATWordView: Sendable {
+struct EduCATWordView: PageModel {
     let word: String
     let pictureURL: String
     let syllablesText: String
@@ -81,7 +81,7 @@ struct EduCATWordView: Sendable {
 
     init(_ word: EduCATPack.Word, pack: EduCATPack) {
         self.word = word.word
-        pictureURL = "/pictograms/\(word.pictogram).svg"
+        pictureURL = PlanEndpoints.pictogram.path("\(word.pictogram).svg")
         syllablesText = word.syllablesText
         count = word.syllableCount
         clip = pack.clipURL(word.word)
@@ -90,7 +90,7 @@ struct EduCATWordView: Sendable {
     }
 }
 
-struct EduCATLessonPage: Sendable {
+struct EduCATLessonPage: PageModel {
     let bar: EduCATBar
     let area: String
     let items: [EduCATItemView]
@@ -114,7 +114,7 @@ struct EduCATLessonPage: Sendable {
     }
 }
 
-struct EduCATGamePage: Sendable {
+struct EduCATGamePage: PageModel {
     let bar: EduCATBar
     let area: String
     let mode: String
@@ -126,6 +126,8 @@ struct EduCATGamePage: Sendable {
     let congratulations: [String]
     let scoldings: [String]
     let challengeHref: String?
+    /// Where the script posts a finished game.
+    let resultURL = EduCATEndpoints.postResult.path()
     let seconds: Int
     let lives: Int
     let livesText: String
@@ -146,7 +148,7 @@ struct EduCATGamePage: Sendable {
         answers = isContaCops ? Array(1...5) : []
         congratulations = pack.congratulations.map(pack.clipURL)
         scoldings = pack.scoldings.map(pack.clipURL)
-        challengeHref = mode == .normal ? "/educat/\(area.rawValue)/challenge" : nil
+        challengeHref = mode == .normal ? EduCATEndpoints.activity.path(area.rawValue, EduCATMode.challenge.rawValue) : nil
         seconds = settings.secondsPerQuestion
         lives = settings.lives
         livesText = Array(repeating: "*", count: settings.lives).joined(separator: " ")
@@ -159,13 +161,13 @@ struct EduCATGamePage: Sendable {
 
 /// The tutor's and clinician's view of a patient's eduCAT: records, a chart per area, every game,
 /// and (for the clinician) the challenge settings.
-struct EduCATResultsPage: Sendable {
-    struct Record: Sendable {
+struct EduCATResultsPage: PageModel {
+    struct Record: PageModel {
         let label: String
         let value: Int
     }
 
-    struct Row: Sendable {
+    struct Row: PageModel {
         let date: String
         let area: String
         let mode: String
@@ -175,12 +177,14 @@ struct EduCATResultsPage: Sendable {
         let livesLeft: String
     }
 
-    struct Chart: Sendable {
+    struct Chart: PageModel {
         let svg: String
     }
 
     let patientId: Int64
     let patientName: String
+    let patientURL: String
+    let settingsURL: String
     let records: [Record]
     let charts: [Chart]
     let rows: [Row]
@@ -195,6 +199,8 @@ struct EduCATResultsPage: Sendable {
         let format = context.format
         self.patientId = patientId
         self.patientName = patientName
+        patientURL = PeopleEndpoints.showPatient.path(patientId)
+        settingsURL = EduCATEndpoints.saveSettings.path(patientId)
         self.records = EduCATArea.allCases.map { Record(label: t["educat_area_\($0.labelKey)"], value: records[$0] ?? 0) }
         charts = EduCATArea.allCases.compactMap { area in
             let games = results.filter { $0.area == area.rawValue }

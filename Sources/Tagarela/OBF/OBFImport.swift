@@ -31,24 +31,40 @@ struct OBFImporter: Sendable {
         var isPlaceholder = false
     }
 
-    func run(_ boards: [OBFBoard], patientId: Int64, actor: Actor, fallbackLocale: AppLocale, now: Date, timeZone: TimeZone,
-             database: DatabaseScope, audit: AuditContext, t: Translator) throws -> Result {
+    /// The boards with their pictures and sounds made (ffmpeg, espeak-ng): the slow part, done holding no
+    /// transaction. The files made are deleted again by `store` if the boards cannot be stored.
+    struct Prepared: Sendable {
+        let boards: [OBFBoard]
+        let faces: [CellKey: Face]
+        let made: MadeFiles
+    }
+
+    func prepare(_ boards: [OBFBoard], fallbackLocale: AppLocale) throws -> Prepared {
         var made = MadeFiles()
         do {
-            let faces = try prepareFaces(boards, fallbackLocale: fallbackLocale, made: &made)
-            return try database.write { db in
-                try store(boards, faces: faces, patientId: patientId, actor: actor, now: now,
-                          today: ISODate.string(now, timeZone: timeZone), audit: audit, t: t, db)
-            }
+            return Prepared(boards: boards, faces: try prepareFaces(boards, fallbackLocale: fallbackLocale, made: &made), made: made)
         } catch {
             made.remove(media: media, speech: speech)
             throw error
         }
     }
 
+    /// Every plan, symbol and cell of `prepared`, in the caller's transaction; when anything fails (the
+    /// patient no longer linked), the files made for them are deleted and the error goes on.
+    func store(_ prepared: Prepared, patientId: Int64, actor: Actor, now: Date, timeZone: TimeZone, audit: AuditContext,
+               t: Translator, _ db: Database) throws -> Result {
+        do {
+            return try store(prepared.boards, faces: prepared.faces, patientId: patientId, actor: actor, now: now,
+                             today: ISODate.string(now, timeZone: timeZone), audit: audit, t: t, db)
+        } catch {
+            prepared.made.remove(media: media, speech: speech)
+            throw error
+        }
+    }
+
     /// Files this import created, to delete if it does not complete. Generated clips are shared by
     /// content address with every other symbol saying the same words, so they are never deleted here.
-    struct MadeFiles {
+    struct MadeFiles: Sendable {
         var images: [String] = []
         var recordings: [String] = []
 
@@ -58,7 +74,7 @@ struct OBFImporter: Sendable {
         }
     }
 
-    struct CellKey: Hashable { let board: Int, position: Int }
+    struct CellKey: Hashable, Sendable { let board: Int, position: Int }
 
     // MARK: - Pictures and sounds
 

@@ -7,111 +7,119 @@ enum OBFRoutes {
     static let templates = ["obf/import"]
 
     static func add(to router: inout Router<Route>) {
-        router.legacy(OBFEndpoints.exportPackage, exportPackage)
-        router.legacy(OBFEndpoints.exportBoard, exportBoard)
-        router.legacy(OBFEndpoints.importForm, importForm)
-        router.legacy(OBFEndpoints.importBoards, importBoards)
-        router.legacy(OBFEndpoints.usageLog, usageLog)
+        // Exports are audited, so writes; the files are built after the transaction.
+        router.write(OBFEndpoints.exportPackage, exportSource(followLinks: true, as: "obz"), then: exportPackage)
+        router.write(OBFEndpoints.exportBoard, exportSource(followLinks: false, as: "obf"), then: exportBoard)
+        router.read(OBFEndpoints.importForm, importForm)
+        router.write(OBFEndpoints.importBoards, preparing: .media, prepareImport, importBoards)
+        router.write(OBFEndpoints.usageLog, usageLog, then: usageLogFile)
     }
 
-    static func exporter(_ app: App) -> OBFExporter {
-        OBFExporter(pictogramFolder: app.configuration.pictogramFolder, mediaDirectory: app.configuration.mediaDirectory,
-                    audioFolder: app.configuration.audioFolder)
+    static func exporter(_ context: RequestContext) -> OBFExporter {
+        let configuration = context.configuration
+        return OBFExporter(pictogramFolder: configuration.pictogramFolder, mediaDirectory: configuration.mediaDirectory,
+                           audioFolder: configuration.audioFolder)
+    }
+
+    /// The plan (and with `followLinks` every board its folder cells lead to), read and audited.
+    static func exportSource(followLinks: Bool, as fileExtension: String)
+        -> @Sendable (RequestContext, Database, Int64) throws -> Step<OBFExportSource> {
+        { context, db, planId in
+            .next(try OBFQueries.exportSource(planId: planId, editableBy: try context.requireActor(), followLinks: followLinks,
+                                              as: fileExtension, audit: context.audit, db))
+        }
     }
 
     /// The plan and every board its folder cells lead to, as one package.
-    @Sendable static func exportPackage(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let source = try context.database.write { db in
-            let source = try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: true, db)
-            try audit(context, exported: source, as: "obz", db)
-            return source
-        }
-        let package = try exporter(context.app).package(source)
-        return .download(package, type: "application/zip",
-                        name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obz"))
+    @Sendable static func exportPackage(_ context: RequestContext, _ source: OBFExportSource) throws -> Reply {
+        Reply(.download(try exporter(context).package(source), type: "application/zip",
+                        name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obz")))
     }
 
     /// The plan alone, with its pictures and sounds inside the JSON.
-    @Sendable static func exportBoard(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let source = try context.database.write { db in
-            let source = try OBFExportSource.fetch(root: PlanScope.editable(context.id("plan"), by: actor, db), followLinks: false, db)
-            try audit(context, exported: source, as: "obf", db)
-            return source
-        }
-        return .download(exporter(context.app).single(source), type: "application/json",
-                        name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obf"))
+    @Sendable static func exportBoard(_ context: RequestContext, _ source: OBFExportSource) throws -> Reply {
+        Reply(.download(exporter(context).single(source), type: "application/json",
+                        name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obf")))
     }
 
-    /// One audit row per export, naming the patient and the plans that left.
-    static func audit(_ context: RequestContext, exported source: OBFExportSource, as fileExtension: String, _ db: Database) throws {
-        let root = source.screens[0].plan
-        try context.audit.record(.export, "patient", root.patientId,
-                                 "plan \(root.id ?? 0) '\(root.name)' .\(fileExtension), \(source.screens.count) board(s)", db)
-    }
-
-    @Sendable static func usageLog(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
+    @Sendable static func usageLog(_ context: RequestContext, _ db: Database, _ patientId: Int64)
+        throws -> Step<(UsageRoutes.Filter, OBFQueries.UsageLog)> {
         let filter = UsageRoutes.Filter(context.request.query, context: context)
-        let zone = context.app.configuration.timeZone
-        let log = try context.database.write { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            try context.audit.record(.export, "patient", patient.userId, "usage.obl \(filter.from)…\(filter.to)", db)
-            let (taps, sentences) = try OBLBuilder.fetch(filter, patientId: patient.userId, timeZone: zone, db)
-            let locale = try User.fetchOne(db, key: patient.userId)?.appLocale ?? context.locale
-            return OBLBuilder.log(patientId: patient.userId, locale: locale.rawValue, taps: taps, sentences: sentences, timeZone: zone)
-        }
-        return .download(OBFFile.json(log), type: "application/json", name: "usage-\(filter.from)-\(filter.to).obl")
+        return .next((filter, try OBFQueries.usageLog(patientId: patientId, visibleTo: context.requireActor(), filter,
+                                                      timeZone: context.configuration.timeZone, audit: context.audit, db)))
+    }
+
+    @Sendable static func usageLogFile(_ context: RequestContext, _ found: (UsageRoutes.Filter, OBFQueries.UsageLog)) -> Reply {
+        let (filter, data) = found
+        let log = OBLBuilder.log(patientId: data.patientId, locale: (data.locale ?? context.locale).rawValue, taps: data.taps,
+                                 sentences: data.sentences, timeZone: context.configuration.timeZone)
+        return Reply(.download(OBFFile.json(log), type: "application/json", name: "usage-\(filter.from)-\(filter.to).obl"))
     }
 
     // MARK: - Import
 
-    @Sendable static func importForm(_ context: RequestContext) throws -> Response {
-        try importPage(context, error: nil, status: .ok)
+    @Sendable static func importForm(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        importPage(try OBFQueries.importTarget(patientId: patientId, visibleTo: context.requireActor(), db), error: nil)
     }
 
-    static func importPage(_ context: RequestContext, error: String?, status: Status) throws -> Response {
-        let actor = try context.requireActor()
-        let page = try context.database.read { db in
-            let patient = try PatientScope.find(context.id("id"), visibleTo: actor, db)
-            return OBFImportPage(patientId: patient.userId, patientName: try User.fetchOne(db, key: patient.userId)!.displayName,
-                                 error: error)
-        }
-        return context.render("obf/import", title: "obf_import_title", page, status: status)
+    static func importPage(_ patient: (id: Int64, name: String), error: String?, status: Status = .ok) -> Reply {
+        .page("obf/import", title: "obf_import_title", OBFImportPage(patientId: patient.id, patientName: patient.name, error: error),
+              status: status)
     }
 
-    /// Reads the uploaded file, converts its media and stores its boards, all on the media pool; a
-    /// malformed file re-shows the form with the first problem found, naming the board and the field.
-    @Sendable static func importBoards(_ context: RequestContext) throws -> Response {
-        let actor = try context.requireActor()
-        let patientId = try context.database.read { try PatientScope.find(context.id("id"), visibleTo: actor, $0).userId }
+    /// The uploaded file, read and its media converted on the media pool; or the first problem found,
+    /// naming the board and the field, for the form to show again.
+    enum Upload: Sendable {
+        case boards(OBFImporter.Prepared)
+        case refused(String)
+    }
+
+    static func importer(_ context: RequestContext) -> OBFImporter {
+        OBFImporter(media: context.media, speech: context.speech, pictograms: context.pictograms,
+                    temporaryDirectory: context.configuration.uploadsDirectory)
+    }
+
+    @Sendable static func prepareImport(_ context: RequestContext, _ patientId: Int64) throws -> Step<Upload> {
         guard let upload = context.request.file(named: "file"), upload.size > 0 else {
-            return try importPage(context, error: context.t["obf_import_choose_file"], status: .unprocessableContent)
+            return .next(.refused(context.t["obf_import_choose_file"]))
         }
-        return .deferred(on: context.app.mediaPool) {
-            context.app.run({ context in
-                let app = context.app
-                let importer = OBFImporter(media: app.media, speech: app.speech, pictograms: app.pictograms,
-                                           temporaryDirectory: app.configuration.uploadsDirectory)
-                do {
-                    let boards = try OBFReader.read(file: upload.temporaryPath, name: upload.filename)
-                    let result = try importer.run(boards, patientId: patientId, actor: actor,
-                                                  fallbackLocale: context.signedIn?.user.appLocale ?? context.locale,
-                                                  now: context.now, timeZone: app.configuration.timeZone,
-                                                  database: context.database, audit: context.audit, t: context.t)
-                    return context.redirect(to: "/plans/\(result.rootPlanId)/edit",
-                                            flash: result.placeholders > 0 ? "obf_imported_with_placeholders" : "obf_imported")
-                } catch let error as OBFError {
-                    return try importPage(context, error: error.message(context.t), status: .unprocessableContent)
-                }
-            }, context)
+        do {
+            let boards = try OBFReader.read(file: upload.temporaryPath, name: upload.filename)
+            return .next(.boards(try importer(context).prepare(boards, fallbackLocale: context.signedIn?.user.appLocale ?? context.locale)))
+        } catch let error as OBFError {
+            return .next(.refused(error.message(context.t)))
+        }
+    }
+
+    /// Stores the prepared boards (the patient checked again inside the transaction, the files made
+    /// deleted if anything fails), or shows the form again with the problem.
+    @Sendable static func importBoards(_ context: RequestContext, _ db: Database, _ upload: Upload, _ patientId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        switch upload {
+        case .refused(let message):
+            return importPage(try OBFQueries.importTarget(patientId: patientId, visibleTo: actor, db), error: message,
+                              status: .unprocessableContent)
+        case .boards(let prepared):
+            let result = try importer(context).store(prepared, patientId: patientId, actor: actor, now: context.now,
+                                                     timeZone: context.configuration.timeZone, audit: context.audit, t: context.t, db)
+            return .redirect(to: PlanEndpoints.editor.path(result.rootPlanId),
+                             flash: result.placeholders > 0 ? "obf_imported_with_placeholders" : "obf_imported")
         }
     }
 }
 
-struct OBFImportPage: Sendable {
+struct OBFImportPage: PageModel {
     let patientId: Int64
     let patientName: String
     let error: String?
+    let importURL: String
+    let cancelURL: String
+
+    init(patientId: Int64, patientName: String, error: String?) {
+        self.patientId = patientId
+        self.patientName = patientName
+        self.error = error
+        importURL = OBFEndpoints.importBoards.path(patientId)
+        cancelURL = PlanEndpoints.list.path(patientId)
+    }
 }

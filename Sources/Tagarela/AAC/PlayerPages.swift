@@ -1,0 +1,153 @@
+import Foundation
+import Mustache
+
+struct PlayListPage: PageModel {
+    struct Tile: PageModel {
+        let id: Int64
+        /// The board's player.
+        let url: String
+        let name: String
+        let imageURL: String?
+    }
+    let plans: [Tile]
+    let timerURL = TimerEndpoints.timer.path()
+
+    init(_ tiles: [PlayerQueries.Tile]) {
+        plans = tiles.map { Tile(id: $0.planId, url: PlayerEndpoints.play.path($0.planId), name: $0.name, imageURL: $0.imageURL) }
+    }
+}
+
+/// The boards a child went through by folder cells to reach this one, root first: carried in the
+/// links as `?from=3,8` so Back and Home need no state on the tablet (and work from a kept offline copy).
+/// Pure.
+struct BoardTrail: Equatable, Sendable {
+    static let longest = 8
+    var boards: [Int64]
+
+    /// `from=3,8` → [3, 8]; junk, repeats and anything past the eighth board are dropped.
+    static func parse(_ text: String?) -> [Int64] {
+        var seen = Set<Int64>()
+        return (text ?? "").split(separator: ",").prefix(longest).compactMap { Int64($0) }.filter { $0 > 0 && seen.insert($0).inserted }
+    }
+
+    /// A board's player reached through `trail`.
+    static func link(_ board: Int64, through trail: some Collection<Int64>) -> String {
+        PlayerEndpoints.play.path(board, query: ["from": trail.map(String.init).joined(separator: ",")])
+    }
+
+    /// The board one step back, with the trail that led to it.
+    var backURL: String? { boards.last.map { BoardTrail.link($0, through: boards.dropLast()) } }
+    /// The root of the board set: where the child entered it.
+    var homeURL: String? { boards.first.map { PlayerEndpoints.play.path($0) } }
+
+    /// The grid is cached with folder links one step deep (`?from=<this board>`); here they get the whole trail.
+    func folderLinks(in grid: String, from board: Int64) -> String {
+        guard !boards.isEmpty else { return grid }
+        let trail = (boards + [board]).suffix(BoardTrail.longest)
+        return grid.replacingOccurrences(of: "?from=\(board)\"", with: "?from=" + trail.map(String.init).joined(separator: ",") + "\"")
+    }
+}
+
+/// A board's cells as the player shows them (`aac/board-grid`), rendered once per version of the board.
+struct PlayerGrid: PageModel, MustacheParent {
+    struct Cell: PageModel, MustacheParent {
+        let isEmpty: Bool
+        let isFolder: Bool
+        /// A folder's board, one step deep (`BoardTrail.folderLinks` adds the rest of the way).
+        let folderURL: String?
+        let symbolId: Int64?
+        let label: String
+        let imageURL: String?
+        let audioURL: String?
+        let colourClass: String
+        let lang: String?
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "isEmpty": isEmpty
+            case "isFolder": isFolder
+            case "folderURL": folderURL
+            case "symbolId": symbolId
+            case "label": label
+            case "imageURL": imageURL
+            case "audioURL": audioURL
+            case "colourClass": colourClass
+            case "lang": lang
+            default: nil
+            }
+        }
+    }
+
+    let name: String
+    let columnsClass: String
+    let rowsClass: String
+    let labelClass: String
+    let cells: [Cell]
+
+    init(_ board: BoardView) {
+        name = board.name
+        columnsClass = board.columnsClass
+        rowsClass = board.rowsClass
+        labelClass = board.labelClass
+        cells = board.cells.map { cell in
+            Cell(isEmpty: cell.isEmpty, isFolder: cell.isFolder,
+                 folderURL: cell.linkPlanId.map { BoardTrail.link($0, through: [board.planId]) }, symbolId: cell.symbolId,
+                 label: cell.label, imageURL: cell.imageURL, audioURL: cell.audioURL, colourClass: cell.colourClass, lang: cell.lang)
+        }
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "columnsClass": columnsClass
+        case "rowsClass": rowsClass
+        case "labelClass": labelClass
+        case "cells": cells
+        default: nil
+        }
+    }
+}
+
+// The player pages hold the patient's access settings; the classes and attributes are what they print.
+extension AccessView: Encodable {
+    private enum CodingKeys: String, CodingKey { case classes, attributes }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(classes, forKey: .classes)
+        try container.encode(attributes, forKey: .attributes)
+    }
+}
+
+struct PlayerPage: PageModel, MustacheParent {
+    let planId: Int64
+    let patientId: Int64
+    let name: String
+    let isBigSymbol: Bool
+    /// The board's cells, rendered once per version of the board (see `FragmentCache`).
+    let grid: String
+    let offlineText: String
+    let backURL: String?
+    let homeURL: String?
+    let access: AccessView
+    /// Where the script sends each tap.
+    let tapURL = PlayerEndpoints.recordTap.path()
+    let boardsURL = PlayerEndpoints.list.path()
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "planId": planId
+        case "patientId": patientId
+        case "name": self.name
+        case "isBigSymbol": isBigSymbol
+        case "grid": grid
+        case "offlineText": offlineText
+        case "backURL": backURL
+        case "homeURL": homeURL
+        case "access": access
+        case "tapURL": tapURL
+        case "boardsURL": boardsURL
+        default: nil
+        }
+    }
+}

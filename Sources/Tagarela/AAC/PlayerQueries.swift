@@ -1,0 +1,82 @@
+import Foundation
+import GRDB
+
+/// What the patient's player reads, each in the request's one access.
+enum PlayerQueries {
+    /// A board of the list: its first picture stands for it.
+    struct Tile: Sendable {
+        let planId: Int64
+        let name: String
+        let imageURL: String?
+    }
+
+    /// The patient's plans, latest start first.
+    static func boards(patientId: Int64, _ db: Database) throws -> [Tile] {
+        let plans = try Plan.filter(Column("patientId") == patientId).order(Column("startsOn").desc, Column("id")).fetchAll(db)
+        return try plans.map { plan in
+            let first = plan.planType == .sentence
+                ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol
+                : try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
+            return Tile(planId: plan.id!, name: plan.name, imageURL: first?.imageURL)
+        }
+    }
+
+    /// What `/play/:plan` shows: a board (or big symbol), or a sentence plan's builder.
+    enum Screen: Sendable {
+        case board(Board)
+        case sentence(Sentence)
+    }
+
+    struct Board: Sendable {
+        let plan: Plan
+        let trail: BoardTrail
+        /// Names the grid's rendering: its cells and its symbols' latest change (see `FragmentCache`).
+        let gridKey: String
+        /// The grid as rendered before, if it was.
+        let grid: String?
+        /// The cells, read only when the grid is not already rendered under `gridKey`.
+        let screen: BoardScreen?
+        let access: AccessView
+    }
+
+    struct Sentence: Sendable {
+        let plan: Plan
+        let grammar: SentenceGrammar
+        let knownClips: [String: String]
+        let access: AccessView
+    }
+
+    /// The plan `actor` may play, with what its page shows. `trail` is the `from` of the link, the
+    /// boards opened on the way here; only this patient's boards are kept from it. A grid already in
+    /// `grids` (rendered in `locale`) needs no cells read.
+    static func screen(planId: Int64, visibleTo actor: Actor, trail asked: [Int64], grids: FragmentCache, locale: AppLocale,
+                       _ db: Database) throws -> Screen {
+        let plan = try PlanScope.find(planId, visibleTo: actor, db)
+        let access = try AccessView.forPatient(plan.patientId, db)
+        if plan.planType == .sentence {
+            return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db),
+                                      knownClips: try SentenceRoutes.knownClips(planId: plan.id!, db), access: access))
+        }
+        let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
+            .filter(keys: asked).filter(Column("patientId") == plan.patientId)))
+        // The grid is the same for every request until its cells or one of its symbols change: the key
+        // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
+        let version = try String.fetchOne(db, SQLRequest<String>(sql: """
+            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, ''), ',')
+                   || '|' || coalesce(max(s.updatedAt), '')
+            FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
+            """, arguments: [plan.id], cached: true)) ?? ""
+        let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(locale.rawValue)"
+        let grid = grids.cached(key)
+        return .board(Board(plan: plan, trail: BoardTrail(boards: asked.filter(known.contains)), gridKey: key,
+                            grid: grid, screen: grid == nil ? try BoardScreen.fetch(plan, db) : nil, access: access))
+    }
+}
+
+extension FragmentCache {
+    /// The piece kept under `key`, if any; nothing is stored on a miss.
+    func cached(_ key: String) -> String? {
+        struct Missing: Error {}
+        return try? value(for: key) { throw Missing() }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+extension UsageRoutes {
+    /// The filter of the usage pages, from the query string.
+    struct Filter: Sendable {
+        var from: String
+        var to: String
+        var planId: Int64?
+        var symbolId: Int64?
+        var assistedBy: Int64?
+        /// The list shows the taps before this one (the last of the previous page); nil: the latest.
+        var before: Int64?
+
+        init(_ query: HTTPServer.Parameters, context: RequestContext) {
+            let zone = context.configuration.timeZone
+            let today = ISODate.string(context.now, timeZone: zone)
+            from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) }
+                ?? ISODate.adding(-29, to: today)
+            to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) } ?? today
+            planId = query["plan"].flatMap(Int64.init)
+            symbolId = query["symbol"].flatMap(Int64.init)
+            assistedBy = query["assisted"].flatMap(Int64.init)
+            before = query["before"].flatMap(Int64.init)
+        }
+
+        /// The filter's own query, for the page's links (`before` aside: each link sets its own).
+        func link(_ endpoint: Endpoint<Int64>, patientId: Int64, before: Int64? = nil) -> String {
+            endpoint.path(patientId, query: ["from": from, "to": to, "plan": planId.map(String.init) ?? "",
+                                             "assisted": assistedBy.map(String.init) ?? "", "before": before.map(String.init) ?? ""])
+        }
+
+        /// The same filter on the per-day summary `tapDay`, whose days are already the clinic's.
+        func dayCondition(patientId: Int64) -> (String, StatementArguments) {
+            var sql = "patientId = ? AND day BETWEEN ? AND ?"
+            var arguments: StatementArguments = [patientId, from, to]
+            if let planId { sql += " AND planId = ?"; _ = arguments.append(contentsOf: [planId]) }
+            if let symbolId { sql += " AND symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
+            if let assistedBy { sql += " AND assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
+            return (sql, arguments)
+        }
+
+        /// An SQL condition on the `tap` (or `sentence`) table and its arguments. Days are the clinic's days.
+        func condition(patientId: Int64, timeZone: TimeZone, table: String = "tap") -> (String, StatementArguments) {
+            let start = ISODate.date(from, timeZone: timeZone) ?? Date.distantPast
+            let end = (ISODate.date(to, timeZone: timeZone) ?? Date.distantFuture).addingTimeInterval(86_400)
+            var sql = "\(table).patientId = ? AND \(table).at >= ? AND \(table).at < ?"
+            var arguments: StatementArguments = [patientId, start, end]
+            if let planId { sql += " AND \(table).planId = ?"; _ = arguments.append(contentsOf: [planId]) }
+            if let symbolId, table == "tap" { sql += " AND tap.symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
+            if let assistedBy { sql += " AND \(table).assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
+            return (sql, arguments)
+        }
+    }
+
+    struct TapRow: FetchableRecord, Sendable {
+        let id: Int64
+        let at: Date
+        let planName: String?
+        let symbolName: String?
+        let assistedName: String?
+
+        // Read by column position, not through `Decodable`: the usage page lists fifty of them.
+        init(row: GRDB.Row) {
+            id = row[0]
+            at = row[1]
+            planName = row[2]
+            symbolName = row[3]
+            assistedName = row[4]
+        }
+    }
+}
+
+/// What the usage history shows and exports, read in the request's one access.
+enum UsageQueries {
+    /// The usage page of a patient the actor may see.
+    struct History: Sendable {
+        let patientId: Int64
+        let patientName: String
+        let total: Int
+        let perDay: [(day: String, count: Int)]
+        let top: [(name: String, count: Int)]
+        let longest: [(text: String, words: Int, at: Date, assisted: String?)]
+        /// One more than listed, to know whether older taps remain.
+        let rows: [UsageRoutes.TapRow]
+        let plans: [Plan]
+        let people: [User]
+    }
+
+    static func history(patientId: Int64, visibleTo actor: Actor, _ filter: UsageRoutes.Filter, timeZone: TimeZone,
+                        _ db: Database) throws -> History {
+        let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        // Counts come from the per-day summary (`TapDays`): a few hundred rows even for 100 000 taps.
+        let (condition, arguments) = filter.dayCondition(patientId: patient.userId)
+        // Statements are prepared once per connection: parsing them was a tenth of the page.
+        let perDay = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT day, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY day
+            """), arguments: arguments).map { (day: $0["day"] as String, count: $0["n"] as Int) }
+        let top = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT symbol.name AS name, counted.n AS n
+            FROM (SELECT symbolId, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY symbolId) AS counted
+            JOIN symbol ON symbol.id = counted.symbolId
+            ORDER BY counted.n DESC, symbol.name LIMIT 10
+            """), arguments: arguments).map { (name: $0["name"] as String, count: $0["n"] as Int) }
+        let (sentenceCondition, sentenceArguments) = filter.condition(patientId: patient.userId, timeZone: timeZone, table: "sentence")
+        let longest = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT sentence.text, sentence.wordCount, sentence.at, user.displayName AS assisted
+            FROM sentence LEFT JOIN user ON user.id = sentence.assistedBy
+            WHERE \(sentenceCondition) ORDER BY sentence.wordCount DESC, sentence.at DESC LIMIT 5
+            """), arguments: sentenceArguments).map {
+            (text: $0["text"] as String, words: $0["wordCount"] as Int, at: $0["at"] as Date, assisted: $0["assisted"] as String?)
+        }
+        return History(
+            patientId: patient.userId,
+            patientName: try String.fetchOne(db.cachedStatement(sql: "SELECT displayName FROM user WHERE id = ?"),
+                                             arguments: [patient.userId]) ?? "",
+            total: perDay.reduce(0) { $0 + $1.count }, perDay: perDay, top: top, longest: longest,
+            rows: try taps(filter, patientId: patient.userId, limit: UsagePage.listedTaps + 1, before: filter.before,
+                           timeZone: timeZone, db),
+            plans: try Plan.fetchAll(db, SQLRequest(sql: "SELECT * FROM plan WHERE patientId = ? ORDER BY id",
+                                                    arguments: [patient.userId], cached: true)),
+            people: try People.tutors(of: patient.userId, db))
+    }
+
+    /// The period's taps, latest first; `before` (a tap of this patient) starts the list after it.
+    static func taps(_ filter: UsageRoutes.Filter, patientId: Int64, limit: Int?, before: Int64? = nil, timeZone: TimeZone,
+                     _ db: Database) throws -> [UsageRoutes.TapRow] {
+        var (condition, arguments) = filter.condition(patientId: patientId, timeZone: timeZone)
+        if let before {
+            condition += " AND (tap.at, tap.id) < (SELECT at, id FROM tap WHERE id = ? AND patientId = ?)"
+            _ = arguments.append(contentsOf: [before, patientId])
+        }
+        return try UsageRoutes.TapRow.fetchAll(db.cachedStatement(sql: """
+            SELECT tap.id, tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName
+            FROM tap LEFT JOIN plan ON plan.id = tap.planId LEFT JOIN symbol ON symbol.id = tap.symbolId
+            LEFT JOIN user ON user.id = tap.assistedBy
+            WHERE \(condition) ORDER BY tap.at DESC, tap.id DESC \(limit.map { "LIMIT \($0)" } ?? "")
+            """), arguments: arguments)
+    }
+
+    /// Every tap of the period, for the CSV: an export of health data, so audited here.
+    static func exportTaps(patientId: Int64, visibleTo actor: Actor, _ filter: UsageRoutes.Filter, timeZone: TimeZone,
+                           audit: AuditContext, _ db: Database) throws -> [UsageRoutes.TapRow] {
+        let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        try audit.record(.export, "patient", patient.userId, "usage.csv \(filter.from)…\(filter.to)", db)
+        return try taps(filter, patientId: patient.userId, limit: nil, timeZone: timeZone, db)
+    }
+}
