@@ -108,17 +108,6 @@ struct PlayerGrid: PageModel, MustacheParent {
     }
 }
 
-// The player pages hold the patient's access settings; the classes and attributes are what they print.
-extension AccessView: Encodable {
-    private enum CodingKeys: String, CodingKey { case classes, attributes }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(classes, forKey: .classes)
-        try container.encode(attributes, forKey: .attributes)
-    }
-}
-
 struct PlayerPage: PageModel, MustacheParent {
     let planId: Int64
     let patientId: Int64

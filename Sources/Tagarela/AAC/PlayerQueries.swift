@@ -55,7 +55,7 @@ enum PlayerQueries {
         let access = try AccessView.forPatient(plan.patientId, db)
         if plan.planType == .sentence {
             return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db),
-                                      knownClips: try SentenceRoutes.knownClips(planId: plan.id!, db), access: access))
+                                      knownClips: try SentenceQueries.knownClips(planId: plan.id!, db), access: access))
         }
         let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
             .filter(keys: asked).filter(Column("patientId") == plan.patientId)))
