@@ -96,10 +96,6 @@ enum PlayerRoutes {
     }
 }
 
-extension RequestContext {
-    /// Empties the read cache, for a change to a table it does not watch.
-    func forgetCachedPages() { app.cache.invalidateAll() }
-}
 
 /// When a tap happened, as the browser says, within reason. Pure.
 enum TapTime {

@@ -195,14 +195,14 @@ public final class App: Responder {
             }
         }
 
-        let dispatch = Dispatch(context: context, app: self, database: context.database)
+        let scope = DatabaseScope(database, path: request.path, logger: logger)
+        let dispatch = Dispatch(context: context, app: self, database: scope)
         let handler: Handler = { [self] context in
             try route.run(dispatch) ?? errorPage(.notFound, locale: context.locale, context: context)
         }
         var response = runOnce(handler, context, session: expectedToken(signedIn, anonymousToken))
         if configuration.reportsDatabaseAccesses {
             // Counted when the response is final: after the work a hashing or media pool did too.
-            let scope = context.database
             response = response.whenFinished { response in
                 var response = response
                 response.headers["X-Tagarela-DB-Accesses"] = "\(scope.accessCount)"
@@ -275,7 +275,7 @@ public final class App: Responder {
             response = errorPage(error.status, locale: context.locale, context: context)
         } catch where StorageFull.matches(error) {
             logger.error("disk full", metadata: ["path": "\(context.request.path)", "error": "\(error)"])
-            return StorageFull.page(context)
+            return self.response(for: StorageFull.page(context), context)
         } catch let error as NestedDatabaseAccess {
             logger.critical("handler opened a nested database access", metadata: ["error": "\(error)"])
             return errorPage(.internalServerError, locale: context.locale, context: context)

@@ -139,24 +139,3 @@ extension MediaStore.Failure {
 
     private static func whole(_ number: Int, _ format: LocalizedFormat) -> String { format.decimal(Double(number), fractionDigits: 0) }
 }
-
-extension RequestContext {
-    /// Runs `save` with the photo uploaded in `field` stored (or the reason it was refused). Converting
-    /// an image takes ffmpeg a while, so with a photo the work moves to the media pool.
-    func withUploadedPhoto(
-        _ field: String, _ save: @escaping @Sendable (_ photo: String?, _ problem: String?) throws -> Response
-    ) -> Response {
-        guard let upload = request.file(named: field), upload.size > 0 else {
-            return app.run({ _ in try save(nil, nil) }, self)
-        }
-        return .deferred(on: app.mediaPool) { [self] in
-            app.run({ context in
-                do {
-                    return try save(try context.app.media.storePhoto(upload), nil)
-                } catch let failure as MediaStore.Failure {
-                    return try save(nil, failure.message(context.t, context.format))
-                }
-            }, self)
-        }
-    }
-}

@@ -56,7 +56,7 @@ extension App {
         guard response.deferred == nil,
               Self.isAuditedRefusal(response.status, context.request, signedIn: context.actor != nil),
               !DatabaseScope.isOpenOnThisThread,
-              context.database.claimRefusalRecord() else { return response }
+              context.refusalRecord.claim() else { return response }
         let audit = context.audit
         let key = audit.actorId.map { "user \($0)" } ?? "address \(audit.clientAddress)"
         guard refusalLimit.admit(key, at: audit.now) else {
@@ -66,7 +66,7 @@ extension App {
         }
         let summary = "\(context.request.method) \(context.request.path.prefix(200)) → \(response.status.code)"
         do {
-            try context.database.write { db in try audit.record(.refused, "request", nil, summary, db) }
+            try database.write { db in try audit.record(.refused, "request", nil, summary, db) }
         } catch {
             logger.error("refused request not audited", metadata: ["error": "\(error)", "summary": "\(summary)"])
         }

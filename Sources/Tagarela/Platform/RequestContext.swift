@@ -29,21 +29,21 @@ final class CSRFToken: Sendable {
 /// Handlers read the clock and the database only through here.
 public struct RequestContext: Sendable {
     public let request: Request
-    let app: App
+    /// Private: feature code reaches the app only through the accessors below, never its pool.
+    private let app: App
     let signedIn: SignedIn?
     let actor: Actor?
     public let locale: AppLocale
     let csrf: CSRFToken
     /// `app.cache`'s generation when this request began, before it read anything.
     let cacheGeneration: UInt64
-    /// The database, one access at a time: a nested read or write throws instead of stopping the
-    /// server, and the accesses are counted (see `DatabaseScope`). Never the raw pool.
-    let database: DatabaseScope
+    /// Whether this request's refusal was audited already (see `App.recordingRefusal`).
+    let refusalRecord = RefusalRecord()
     /// The token every form of this page carries; the session's, or an anonymous one kept in a cookie.
     var csrfToken: String { csrf.value }
 
     init(request: Request, app: App, signedIn: SignedIn?, actor: Actor?, locale: AppLocale, csrf: CSRFToken,
-         cacheGeneration: UInt64, database: DatabaseScope? = nil) {
+         cacheGeneration: UInt64) {
         self.request = request
         self.app = app
         self.signedIn = signedIn
@@ -51,7 +51,6 @@ public struct RequestContext: Sendable {
         self.locale = locale
         self.csrf = csrf
         self.cacheGeneration = cacheGeneration
-        self.database = database ?? DatabaseScope(app.database, path: request.path, logger: app.logger)
     }
     var t: Translator { app.catalogues.translator(for: locale) }
 
@@ -64,6 +63,8 @@ public struct RequestContext: Sendable {
     var assets: Assets { app.assets }
     var passwords: PasswordHasher { app.passwords }
     var loginThrottle: LoginThrottle { app.loginThrottle }
+    /// Empties the read cache, for a change to a table it does not watch.
+    func forgetCachedPages() { app.cache.invalidateAll() }
     /// Verified against when a username is unknown, so both failures take the same time.
     var decoyHash: String { app.decoyHash }
 
@@ -94,11 +95,6 @@ public struct RequestContext: Sendable {
                      clientAddress: clientAddress, now: now)
     }
 
-    /// Renders `template` inside the layout; `title` is a catalogue key.
-    func render(_ template: String, title: String, _ model: some Sendable, status: Status = .ok) -> Response {
-        app.renderPage(template, title: t[title], model, context: self, status: status)
-    }
-
     /// A signed-in page kept whole in `app.cache` under `key`, which must name everything the page
     /// shows beyond the session and the cached tables (see `ReadCache.trackedTables`). A page with a
     /// flash message, or that is not a 200, is built and never stored.
@@ -111,14 +107,12 @@ public struct RequestContext: Sendable {
         if page.status == .ok, page.deferred == nil { app.cache.store(page: page, for: fullKey, generation: cacheGeneration) }
         return page
     }
+}
 
-    /// Post/Redirect/Get: a redirect that shows `flash` (a catalogue key) on the next page.
-    func redirect(to path: String, flash: String? = nil) -> Response {
-        var response = Response.redirect(to: path)
-        if let flash {
-            response.setCookie(SetCookie(name: App.flashCookie, value: flash, maxAgeSeconds: 120,
-                                         secure: app.configuration.secureCookies))
-        }
-        return response
-    }
+/// Set once when a request's refusal is written to the audit log, even when handlers nest runs.
+final class RefusalRecord: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    /// True the first time only.
+    func claim() -> Bool { !claimed.exchange(true, ordering: .relaxed) }
 }

@@ -25,19 +25,19 @@ enum StorageFull {
         fields.map(\.value).filter { value in value.contains { $0.isLetter } }.joined(separator: "\n\n")
     }
 
-    static func page(_ context: RequestContext) -> Response {
+    static func page(_ context: RequestContext) -> Reply {
         let request = context.request
         let fields = request.method == .post ? resendableFields(request.form) : []
         let page = StorageFullPage(
             action: request.method == .post ? request.path : nil,
             fields: fields.map { StorageFullPage.Field(name: $0.name, value: $0.value) },
             typed: typedText(fields))
-        return context.render("errors/storage-full", title: "faults_full_title", page, status: .insufficientStorage)
+        return .page("errors/storage-full", title: "faults_full_title", page, status: .insufficientStorage)
     }
 }
 
-struct StorageFullPage: Sendable, MustacheParent {
-    struct Field: Sendable {
+struct StorageFullPage: PageModel, MustacheParent {
+    struct Field: PageModel {
         let name: String
         let value: String
     }
