@@ -188,13 +188,13 @@ import Testing
         for patient in [carla, elisa] {
             let context = try Self.context(test, "nadia", path: "/patients/\(patient)/nutrition", parameters: ["id": "\(patient)"],
                                            query: "?from=2020-01-01&to=2030-12-31")
-            let review = try test.read { try NutritionRoutes.reviewModel(context, $0) }
+            let review = try test.read { try NutritionRoutes.reviewModel(context, patientId: patient, $0) }
             #expect(review.meals.count > 5)
             #expect(review.meals.contains { !$0.isPending } && review.meals.contains(where: \.isPending))
             try Self.expectSamePage(test, "nutrition/review", review, context: context)
             var refused = FormState(values: ["kg": "abc"])
             refused.errors["kg"] = "not a number"
-            let withErrors = try test.read { try NutritionRoutes.reviewModel(context, weightForm: refused, $0) }
+            let withErrors = try test.read { try NutritionRoutes.reviewModel(context, patientId: patient, weightForm: refused, $0) }
             try Self.expectSamePage(test, "nutrition/review", withErrors, context: context)
         }
         for person in ["ana", "nadia", "bruno"] {

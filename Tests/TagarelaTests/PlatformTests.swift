@@ -186,13 +186,15 @@ import Testing
         let test = try await TestApp(seedDemo: false, configure: { $0.reportsDatabaseAccesses = true })
         let context = RequestContext(request: Request(method: .get, path: "/nested"), app: test.app, signedIn: nil, actor: nil,
                                      locale: .en, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
-        let response = test.app.run({ context in
-            try context.database.read { _ in
-                try context.database.read { _ in Response.text("unreachable") }
+        // Handlers are handed a Database and cannot reach a scope; the platform's own scope still refuses.
+        let scope = DatabaseScope(test.app.database, path: "/nested")
+        let response = test.app.run({ _ in
+            try scope.read { _ in
+                try scope.read { _ in Response.text("unreachable") }
             }
         }, context)
         #expect(response.status == .internalServerError)
-        #expect(context.database.nestedCount == 1)
+        #expect(scope.nestedCount == 1)
         #expect(try test.client.get(SiteEndpoints.health.pattern).status == 200)
         let page = try test.client.get("/")
         #expect(page.header("X-Tagarela-DB-Nested") == "0")
