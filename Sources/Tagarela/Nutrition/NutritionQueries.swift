@@ -2,22 +2,9 @@ import GRDB
 
 /// What the nutritionist's pages show, read inside the request's one database access.
 enum NutritionQueries {
-    /// A patient a nutritionist is linked to, with their account.
-    struct LinkedPatient: Sendable {
-        let patient: Patient
-        let user: User
-    }
-
-    /// The patient `id`, when linked to `actor`; otherwise `AppError.notFound`.
-    static func patient(_ id: Int64, visibleTo actor: Actor, _ db: Database) throws -> LinkedPatient {
-        let patient = try PatientScope.find(id, visibleTo: actor, db)
-        guard let user = try User.fetchOne(db, key: patient.userId) else { throw AppError.notFound }
-        return LinkedPatient(patient: patient, user: user)
-    }
-
     /// Everything the review page shows of one patient over a period.
     struct Review: Sendable {
-        let linked: LinkedPatient
+        let linked: PeopleQueries.Person
         let screens: [MealScreen]
         /// The oldest pending meal when its time has passed, and how many are overdue.
         let queueHead: (MealScreen, Int)?
@@ -27,7 +14,7 @@ enum NutritionQueries {
 
     static func review(patientId: Int64, visibleTo actor: Actor, from: String, to: String,
                        now: (date: String, time: String), _ db: Database) throws -> Review {
-        let linked = try patient(patientId, visibleTo: actor, db)
+        let linked = try PeopleQueries.person(patientId, visibleTo: actor, db)
         let meals = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date >= from && Meal.Columns.date <= to)
             .order(Meal.Columns.date.desc, Meal.Columns.time.desc).fetchAll(db)
         return Review(linked: linked, screens: try MealScreen.fetch(meals, db),
@@ -56,12 +43,12 @@ enum NutritionQueries {
 
     /// What the prescription form needs: the patient and the catalogue.
     struct MealForm: Sendable {
-        let linked: LinkedPatient
+        let linked: PeopleQueries.Person
         let foods: [Food]
     }
 
     static func mealForm(patientId: Int64, visibleTo actor: Actor, locale: AppLocale, _ db: Database) throws -> MealForm {
-        MealForm(linked: try patient(patientId, visibleTo: actor, db), foods: try foods(in: locale, db))
+        MealForm(linked: try PeopleQueries.person(patientId, visibleTo: actor, db), foods: try foods(in: locale, db))
     }
 
     /// A meal of the patient that can still change; an answered one is the patient's record (409),

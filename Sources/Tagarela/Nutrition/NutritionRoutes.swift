@@ -116,7 +116,7 @@ enum NutritionRoutes {
 
     @Sendable static func withdrawMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ mealId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
-        _ = try NutritionQueries.patient(patientId, visibleTo: actor, db)
+        _ = try PeopleQueries.person(patientId, visibleTo: actor, db)
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         try Meals.withdraw(screen.meal, audit: context.audit, db)
         return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "meal_withdrawn")
@@ -125,7 +125,7 @@ enum NutritionRoutes {
     /// Copies every meal of one day to each day of a range; a refused range comes back on the review page.
     @Sendable static func copyDay(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
-        _ = try NutritionQueries.patient(patientId, visibleTo: actor, db)
+        _ = try PeopleQueries.person(patientId, visibleTo: actor, db)
         var form = FormState(context.request.form, fields: ["source", "from", "to"])
         guard let (source, targets) = MealInput.copyRange(&form, today: today(context).date, context.format, context.t) else {
             return .page("nutrition/review", title: "nutrition_review_title",
@@ -139,7 +139,7 @@ enum NutritionRoutes {
         let actor = try requireNutritionist(context)
         var form = FormState(context.request.form, fields: ["measuredOn", "kg"])
         // A weight before the patient's birth is refused, so the form is read inside the write that knows it.
-        let linked = try NutritionQueries.patient(patientId, visibleTo: actor, db)
+        let linked = try PeopleQueries.person(patientId, visibleTo: actor, db)
         guard let entry = Weights.read(&form, today: context.now, birthDate: linked.patient.birthDate, context.format, context.t) else {
             return .page("nutrition/review", title: "nutrition_review_title",
                          try reviewModel(context, patientId: patientId, weightForm: form, db), status: .unprocessableContent)
