@@ -111,7 +111,7 @@ import Testing
         #expect(try bruno.post("/patients/\(carlaId)/educat/settings", [("seconds", "20"), ("lives", "5"), ("language", "")]).status == 403)
 
         let ana = try test.browser(loggedInAs: "ana")
-        #expect(try ana.get("/patients/\(carlaId)/educat").text.contains("name=\"seconds\" type=\"number\" min=\"3\" max=\"60\" inputmode=\"numeric\" value=\"9\""))
+        #expect(try ana.get("/patients/\(carlaId)/educat/settings").text.contains("name=\"seconds\" type=\"number\" min=\"3\" max=\"60\" inputmode=\"numeric\" value=\"9\""))
         let refused = try ana.post("/patients/\(carlaId)/educat/settings", [("seconds", "61"), ("lives", "0"), ("language", "")])
         #expect(refused.status == 422)
         #expect(refused.text.contains("value=\"61\"") && refused.text.contains("entre 3 e 60") && refused.text.contains("entre 1 e 9"))
