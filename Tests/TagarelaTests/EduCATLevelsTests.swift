@@ -84,7 +84,8 @@ import Testing
         #expect(EduCATPlausibility.check(result(hits: 20, duration: 5), level: 1) == .tooFast, "a challenge pauses after each answer")
         #expect(EduCATPlausibility.check(result(.normal, hits: 40, errors: 10, duration: 30), level: 2) == nil)
         #expect(EduCATPlausibility.check(result(.normal, hits: 0, errors: 900, duration: 30), level: nil) == .tooFast)
-        #expect(EduCATPlausibility.check(result(hits: 1, duration: 0), level: 1) == nil, "a quick loss in the first seconds is possible")
+        #expect(EduCATPlausibility.check(result(hits: 1, duration: 2), level: 1) == nil, "a quick loss in the first seconds is possible")
+        #expect(EduCATPlausibility.check(result(hits: 1, duration: 0), level: 1) == .tooFast, "four answers with a pause after each")
     }
 
     @Test func theLevelMustBeOneTheAreaHas() {

@@ -150,7 +150,7 @@ import Testing
         let game = try carla.get("/educat/conta-cops/game").text
         #expect(game.contains(#"data-word="gronxador""#) && game.contains(#"data-syllables="GRON - XA - DOR""#), "3 syllables: level 2")
         let clip = try test.read { try String.fetchOne($0, sql: "SELECT clip FROM educatItem WHERE text = 'gronxador'")! }
-        #expect(try carla.get("/audio/\(clip)").status == 200, "the generated clip is served")
+        #expect(try carla.get(PlanEndpoints.audio.path(clip)).status == 200, "the generated clip is served")
         #expect(try carla.get("/educat/alphabet/game").text.contains(#"data-item="ll""#))
         #expect(try carla.post("/educat/answers", answers(area: "conta-cops", level: 2,
                                                           #"[{"seq":1,"item":"gronxador","tapped":"3","outcome":"hit","ms":4000}]"#)).status == 200)

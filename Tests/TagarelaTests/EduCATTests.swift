@@ -100,6 +100,8 @@ import Testing
         let carla = try carlaInPatientMode(test)
         _ = try carla.post("/educat/results", challenge(hits: 4))
         _ = try carla.post("/educat/results", challenge("conta-cops", hits: 1, errors: 1))
+        _ = try carla.post("/educat/answers", [("key", "game-key-0001"), ("area", "numbers"), ("mode", "challenge"), ("level", "1"),
+                                              ("answers", #"[{"seq":1,"item":"4","tapped":"4","outcome":"hit","ms":1500}]"#)])
 
         let bruno = try test.browser(loggedInAs: "bruno")
         let page = try bruno.get("/patients/\(carlaId)/educat")
