@@ -103,3 +103,6 @@ def test_the_clinician_sets_a_level_the_child_plays_it_and_every_answer_reaches_
             return Math.min(...[...document.querySelectorAll('svg.chart text')].map((t) => t.getBoundingClientRect().height));""")
         assert smallest >= 11, f"chart text at {width} px is {smallest} px"
         page.save_screenshot(os.path.join(SCREENS, f"educat-results-{width}x{height}.png"))
+        charts = page.find_element(By.CSS_SELECTOR, "section[aria-labelledby='educat-charts-title']")
+        page.execute_script("arguments[0].scrollIntoView()", charts)
+        page.save_screenshot(os.path.join(SCREENS, f"educat-results-charts-{width}x{height}.png"))

@@ -311,7 +311,7 @@ struct EduCATResultsPage: PageModel {
             return AnswerRow(date: format.shortDate(answer.answeredAt) + " " + format.time(answer.answeredAt),
                              area: area.map { t["educat_area_\($0.labelKey)"] } ?? answer.area,
                              level: area.map { "\(answer.level) · " + t["educat_level_\(EduCATLevel.of($0, number: answer.level).key)"] } ?? "",
-                             asked: answer.asked, tapped: answer.tapped ?? "—", isCorrect: answer.correct,
+                             asked: answer.asked, tapped: answer.tapped.flatMap { $0.isEmpty ? nil : $0 } ?? "—", isCorrect: answer.correct,
                              outcome: answer.correct ? t["educat_answer_right"] : answer.tapped == nil ? t["educat_answer_timeout"] : t["educat_answer_wrong"],
                              seconds: format.decimal(Double(answer.milliseconds) / 1000), lang: answer.language)
         }
