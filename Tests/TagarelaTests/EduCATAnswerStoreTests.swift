@@ -36,7 +36,7 @@ import Testing
         try queue.write { db in
             let posted = batch([("b", "d"), ("a", "a"), ("e", nil)])
             let level = try EduCATStore.store(posted, expected: letters, patientId: patient, language: "ca", promotion: .never, at: now, db)
-            #expect(level?.number == 1)
+            #expect(level?.number == 2, "the alphabet's standard level; a batch from another level promotes nothing")
             _ = try EduCATStore.store(posted, expected: letters, patientId: patient, language: "ca", promotion: .never, at: now, db)
             let rows = try EduCATStore.answers(patientId: patient, db)
             #expect(rows.count == 3, "a batch sent twice stores each answer once")
@@ -53,6 +53,7 @@ import Testing
         let (queue, patient, clinician) = try database()
         try queue.write { db in
             let rule = EduCATPromotion.streak(3)
+            try EduCATStore.save(.standard, levels: [.alphabet: 1], patientId: patient, by: clinician, at: now.addingTimeInterval(-60), db)
             let first = try EduCATStore.store(batch([("a", "a"), ("e", "e")]), expected: letters, patientId: patient, language: "ca",
                                               promotion: rule, at: now, db)
             #expect(first?.key == "vowels")
@@ -104,7 +105,8 @@ import Testing
                                           speed: .slow, promotion: .accuracy(80))
             try EduCATStore.save(settings, levels: [.numbers: 3, .contaCops: 2], patientId: patient, by: clinician, at: now, audit: audit, db)
             #expect(try EduCATStore.settings(patientId: patient, db) == settings)
-            #expect(try EduCATStore.levels(patientId: patient, db) == [.numbers: 3, .vowels: 1, .alphabet: 1, .contaCops: 2])
+            #expect(try EduCATStore.levels(patientId: patient, db) == [.numbers: 3, .vowels: 1, .alphabet: 2, .contaCops: 2],
+                    "an area never set is at its standard level")
             let item = EduCATStore.AddedItem(id: 0, area: "conta-cops", text: "gronxador", spoken: "gronxador", syllables: "gron-xa-dor",
                                              pictogram: "1F3E0", clip: "a.mp3", language: "ca")
             #expect(try EduCATStore.add(item, patientId: patient, by: clinician, at: now, audit: audit, db))

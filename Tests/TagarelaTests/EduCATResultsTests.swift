@@ -27,11 +27,12 @@ import Testing
         let carla = try inPatientMode(test)
         let stored = try carla.post("/educat/answers", answers(Self.mixUps))
         #expect(stored.status == 200)
-        #expect(stored.text == #"{"level":"1","levelKey":"vowels"}"#)
+        #expect(stored.text == #"{"level":"2","levelKey":"capitals"}"#, "the alphabet starts at capitals a–z, as before levels")
         #expect(try carla.post("/educat/answers", answers(Self.mixUps)).status == 200, "a batch sent again (sendBeacon after fetch)")
         #expect(try answerCount(test) == 3)
         let row = try test.read { try Row.fetchOne($0, sql: "SELECT * FROM educatAnswer WHERE asked = 'b'")! }
-        #expect(row["tapped"] as String == "d" && row["correct"] as Bool == false && row["milliseconds"] as Int == 1800 && row["level"] as Int == 1)
+        #expect(row["tapped"] as String == "d" && row["correct"] as Bool == false && row["milliseconds"] as Int == 1800 && row["level"] as Int == 1,
+                "answers keep the level their page had")
 
         #expect(try carla.post("/educat/answers", answers(key: "game-key-0002", #"[{"seq":1,"item":"🦄","tapped":"a","outcome":"miss","ms":5}]"#)).status == 422)
         #expect(try carla.post("/educat/answers", answers(key: "game-key-0002", "[{]")).status == 400)
@@ -45,7 +46,7 @@ import Testing
         #expect(page.text.contains(#"<td lang="ca">b</td><td lang="ca">d</td><td>✗ errado</td><td>1,8</td>"#))
         #expect(page.text.contains("Respostas certas por dia (%)"))
         #expect(page.text.contains(">50<") && page.text.contains(">100<") && !page.text.contains(">2,5<"), "the % axis reads 0, 50, 100")
-        #expect(page.text.contains("1 · Só as vogais"), "the level of each area")
+        #expect(page.text.contains("2 · Letra de forma maiúscula"), "the level of each area")
     }
 
     @Test func aResultNoGameCouldProduceIs422AndAReplayedOneCountsOnce() async throws {
@@ -85,8 +86,9 @@ import Testing
         #expect(settings.text.contains(#"<select id="level-numbers" name="level-numbers""#))
         let carla = try inPatientMode(test)
         let first = try carla.get("/educat/numbers/game").text
-        #expect(first.contains(#"data-level="1" data-level-key="digits-0-5""#) && first.contains(#"data-untimed="false""#))
-        #expect(first.components(separatedBy: "class=\"educat-item\"").count == 7, "digits 0–5")
+        #expect(first.contains(#"data-level="2" data-level-key="digits-0-9""#) && first.contains(#"data-untimed="false""#),
+                "0–9 until the clinician chooses, as before levels")
+        #expect(first.components(separatedBy: "class=\"educat-item\"").count == 11)
         #expect(first.contains(#"data-item="3" data-clip="#) && first.contains(#"data-quantity="3"><span class="educat-upper">3</span>"#))
 
         let refused = try ana.post("/patients/\(carlaId)/educat/settings", [
@@ -95,19 +97,19 @@ import Testing
         #expect(refused.status == 422)
         #expect(refused.text.contains("entre 2 e 30") && refused.text.contains("entre 2 e 40") && refused.text.contains(#"value="99""#))
         let saved = try ana.post("/patients/\(carlaId)/educat/settings", [
-            ("seconds", "9"), ("lives", "3"), ("language", ""), ("level-numbers", "2"), ("promotion", "streak"), ("streak", "2"),
+            ("seconds", "9"), ("lives", "3"), ("language", ""), ("level-numbers", "1"), ("promotion", "streak"), ("streak", "2"),
             ("items", "6"), ("speed", "slow"), ("untimed", "1")])
         #expect(saved.status == 303)
         let second = try carla.get("/educat/numbers/game").text
-        #expect(second.contains(#"data-level="2" data-level-key="digits-0-9" data-items="6" data-speed="0.5""#))
+        #expect(second.contains(#"data-level="1" data-level-key="digits-0-5" data-items="6" data-speed="0.5""#))
         #expect(second.contains(#"data-untimed="true""#))
-        #expect(second.components(separatedBy: "class=\"educat-item\"").count == 11)
+        #expect(second.components(separatedBy: "class=\"educat-item\"").count == 7, "digits 0–5")
 
-        let right = #"[{"seq":1,"item":"7","tapped":"7","outcome":"hit","ms":1000},{"seq":2,"item":"9","tapped":"9","outcome":"hit","ms":1000}]"#
-        let promoted = try carla.post("/educat/answers", answers(area: "numbers", level: 2, right))
-        #expect(promoted.text == #"{"level":"3","levelKey":"quantities"}"#, "two right in a row")
-        #expect(try carla.get("/educat/numbers/game").text.contains(#"data-level="3" data-level-key="quantities""#))
-        #expect(try ana.get("/patients/\(carlaId)/educat").text.contains("3 · Quantidades para contar"))
+        let right = #"[{"seq":1,"item":"3","tapped":"3","outcome":"hit","ms":1000},{"seq":2,"item":"5","tapped":"5","outcome":"hit","ms":1000}]"#
+        let promoted = try carla.post("/educat/answers", answers(area: "numbers", level: 1, right))
+        #expect(promoted.text == #"{"level":"2","levelKey":"digits-0-9"}"#, "two right in a row")
+        #expect(try carla.get("/educat/numbers/game").text.contains(#"data-level="2" data-level-key="digits-0-9""#))
+        #expect(try ana.get("/patients/\(carlaId)/educat").text.contains("2 · Algarismos 0 a 9"))
         // The numbers lesson pairs each digit with as many dots.
         #expect(try carla.get("/educat/numbers/lesson").text.contains(#"<span class="educat-upper">3</span><span class="educat-lower">3</span><span class="educat-dots" aria-hidden="true">●●●</span>"#))
     }

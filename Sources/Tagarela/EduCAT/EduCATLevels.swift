@@ -20,6 +20,17 @@ struct EduCATLevel: Sendable, Equatable {
         return keys.enumerated().map { EduCATLevel(area: area, number: $0.offset + 1, key: $0.element) }
     }
 
+    /// A patient's level before anyone chose one: the game as it was before levels (0–9, a–z in
+    /// capitals, every word), so nothing changes under a child; the clinician may start lower.
+    static func standard(_ area: EduCATArea) -> Int {
+        switch area {
+        case .numbers: 2
+        case .vowels: 1
+        case .alphabet: 2
+        case .contaCops: 4
+        }
+    }
+
     /// The level `number` of `area`, clamped into the levels it has (an old stored level stays playable).
     static func of(_ area: EduCATArea, number: Int) -> EduCATLevel {
         let all = levels(area)

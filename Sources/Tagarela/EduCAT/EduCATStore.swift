@@ -33,9 +33,9 @@ enum EduCATStore {
         try audit?.record(.update, "educatSettings", patientId, "eduCAT settings and levels", db)
     }
 
-    /// The level of each area (1 when never set) and since when it holds.
+    /// The level of each area (`EduCATLevel.standard` when never set).
     static func levels(patientId: Int64, _ db: Database) throws -> [EduCATArea: Int] {
-        var levels = Dictionary(uniqueKeysWithValues: EduCATArea.allCases.map { ($0, 1) })
+        var levels = Dictionary(uniqueKeysWithValues: EduCATArea.allCases.map { ($0, EduCATLevel.standard($0)) })
         for row in try Row.fetchAll(db, sql: "SELECT area, level FROM educatLevel WHERE patientId = ?", arguments: [patientId]) {
             if let area = EduCATArea(rawValue: row["area"]) { levels[area] = EduCATLevel.of(area, number: row["level"]).number }
         }
