@@ -106,3 +106,23 @@ def test_the_clinician_sets_a_level_the_child_plays_it_and_every_answer_reaches_
         charts = page.find_element(By.CSS_SELECTOR, "section[aria-labelledby='educat-charts-title']")
         page.execute_script("arguments[0].scrollIntoView()", charts)
         page.save_screenshot(os.path.join(SCREENS, f"educat-results-charts-{width}x{height}.png"))
+
+
+def test_the_settings_page_fits_a_phone(demo_server, page, screen):
+    log_in(page, demo_server, "ana")
+    screen.size(360, 740)
+    page.get(f"{demo_server.url}/patients/{CARLA}/educat/settings")
+    overflow = page.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    assert serious_accessibility_violations(page) == []
+    page.execute_script("window.scrollTo(0, 0)")
+    page.save_screenshot(os.path.join(SCREENS, "educat-settings-360x740.png"))
+    page.find_element(By.ID, "item-text").send_keys("gronxador")
+    page.find_element(By.ID, "item-syllables").send_keys("gron-xa-dor")
+    page.find_element(By.ID, "item-picture").send_keys("casa")
+    page.find_element(By.CSS_SELECTOR, ".educat-add-item button[type=submit]").click()
+    WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, ".educat-added li"))
+    added = page.find_element(By.CSS_SELECTOR, ".educat-added li")
+    assert "GRON - XA - DOR" in added.text
+    page.execute_script("arguments[0].scrollIntoView()", added)
+    page.save_screenshot(os.path.join(SCREENS, "educat-settings-added-360x740.png"))
