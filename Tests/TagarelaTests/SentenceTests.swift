@@ -90,7 +90,7 @@ import Testing
         let brincar = try word("brincar", plan: plan, test)
         #expect(page.text.contains(#"data-word="\#(eu)" data-role="subject""#))
         #expect(page.text.firstMatch(of: try Regex(#"data-word="\#(brincar)"[^>]* hidden>"#)) != nil, "complements wait their turn")
-        #expect(page.text.firstMatch(of: try Regex(#"data-word="\#(quero)"[^>]*data-next="[0-9 ]+">"#)) != nil, "a shortcut opens")
+        #expect(page.text.firstMatch(of: try Regex(#"data-word="\#(quero)"[^>]*data-next="[0-9 ]+"(?: data-forms="[^"]*")?>"#)) != nil, "a shortcut opens")
         #expect(page.text.contains(#"data-negation-audio="/media/audio/"#), "the NO word has its clip")
         #expect(page.text.contains("sentence-player.js"))
     }
