@@ -2,6 +2,9 @@
 // last choice allows. A chosen word speaks at once; NO crosses the verb and says "não"/"no" before it;
 // "?" makes a question. Speak plays the whole sentence's clip when the sentence was said before, else
 // the word clips in order, and logs the sentence; the server then makes the whole clip for next time.
+// A word says the form that agrees with the chosen subject ("você quer", "tu vols"): the page carries
+// each word's forms by subject (data-forms), worked out on the server. As each word is chosen the page
+// asks for the whole clips of the sentence so far (plain, "?", NO), so the first question sounds like one.
 
 import { installAccess } from "./access.js";
 import { fitLabels, keepFitted, layoutChoices } from "./board-fit.js";
@@ -10,7 +13,7 @@ import { createEventQueue } from "./event-queue.js";
 const player = document.getElementById("sentence-player");
 
 if (player) {
-  const { tapUrl, csrf = "", plan = "", offlineText = "", sentText = "", questionOpen = "", negationAudio } = player.dataset;
+  const { tapUrl, clipsUrl, csrf = "", plan = "", offlineText = "", sentText = "", questionOpen = "", negationAudio } = player.dataset;
   const known = new Map(Object.entries(JSON.parse(player.dataset.knownClips || "{}")));
   const steps = JSON.parse(player.dataset.steps || "{}");
   const cells = [...player.querySelectorAll(".cell[data-word]")];
@@ -29,6 +32,19 @@ if (player) {
   let current = null;
   let speakRun = 0;
   let refit = () => {};
+  const pending = new Map(); // "1,2" → the ask for that sentence's whole clips, while it runs
+
+  // The subject the sentence is about: its first word when that is a subject, else none ("").
+  const subjectOf = (cells) => (cells[0]?.dataset.role === "subject" ? cells[0].dataset.word : "");
+  const formsOf = (cell) => {
+    if (!cell.formsCache) cell.formsCache = JSON.parse(cell.dataset.forms || "{}");
+    return cell.formsCache;
+  };
+  // [label, clip URL] of the form `cell` takes in a sentence about `subject`.
+  function formOf(cell, subject) {
+    const form = formsOf(cell)[subject];
+    return form ? [form[0], form[1] || cell.dataset.audio] : [cell.dataset.label, cell.dataset.audio];
+  }
 
   const sentenceKey = () => `${chosen.map((cell) => cell.dataset.word).join(",")}|${negated ? 1 : 0}|${question ? 1 : 0}`;
 
@@ -88,26 +104,48 @@ if (player) {
   function wordClips() {
     const urls = [];
     let negationPlaced = false;
+    const subject = subjectOf(chosen);
     for (const cell of chosen) {
       if (negated && !negationPlaced && cell.dataset.role === "verb") {
         urls.push(negationAudio);
         negationPlaced = true;
       }
-      urls.push(cell.dataset.audio);
+      urls.push(formOf(cell, subject)[1]);
     }
     return urls.filter(Boolean);
   }
 
-  function speak() {
+  // Asks for the whole clips of the sentence as it stands; they are made while the child goes on.
+  function prepare() {
+    const words = chosen.map((cell) => cell.dataset.word).join(",");
+    if (!clipsUrl || !words || pending.has(words)) return;
+    const ask = fetch(`${clipsUrl}?words=${encodeURIComponent(words)}`, { credentials: "same-origin" })
+      .then((response) => (response.ok ? response.json() : {}))
+      .then((made) => {
+        for (const [key, url] of Object.entries(made)) {
+          known.set(key, url);
+          clipFor(url);
+        }
+      })
+      .catch(() => {}) // offline: the word clips will do
+      .finally(() => pending.delete(words));
+    pending.set(words, ask);
+  }
+
+  async function speak() {
     if (chosen.length === 0) return;
-    const whole = known.get(sentenceKey());
-    playInOrder(whole ? [whole] : wordClips());
-    queue.add({
-      plan,
-      words: chosen.map((cell) => cell.dataset.word).join(","),
-      negated: negated ? 1 : 0,
-      question: question ? 1 : 0,
-    });
+    const words = chosen.map((cell) => cell.dataset.word).join(",");
+    const key = sentenceKey();
+    const sentence = { plan, words, negated: negated ? 1 : 0, question: question ? 1 : 0 };
+    const wordUrls = wordClips();
+    let whole = known.get(key);
+    if (!whole && pending.has(words)) {
+      // Its clip is being made (a second or two at most): wait for it rather than speak it flat.
+      await Promise.race([pending.get(words), new Promise((resolve) => setTimeout(resolve, 4000))]);
+      whole = known.get(key);
+    }
+    playInOrder(whole ? [whole] : wordUrls);
+    queue.add(sentence);
   }
 
   // --- Steps -------------------------------------------------------------------------------
@@ -122,9 +160,16 @@ if (player) {
   function render() {
     const allowed = new Set(allowedNext());
     let firstShown = null;
+    const subject = subjectOf(chosen);
     for (const cell of cells) {
       cell.hidden = !allowed.has(cell.dataset.word);
-      if (!cell.hidden) firstShown ??= cell;
+      if (!cell.hidden) {
+        firstShown ??= cell;
+        // Offered in the form that agrees: after "você", "quero" reads "quer".
+        const label = cell.querySelector(".cell-label");
+        const [text] = formOf(cell, chosen.length ? subject : subjectOf([cell]));
+        if (label && label.textContent !== text) label.textContent = text;
+      }
     }
     const last = chosen.at(-1)?.dataset.role;
     const step = allowed.size === 0 ? "done" : !last ? "start" : last === "subject" ? "verb" : "complement";
@@ -146,6 +191,7 @@ if (player) {
 
   function renderStrip() {
     const items = [];
+    const subject = subjectOf(chosen);
     if (question && questionOpen) items.push(mark(questionOpen));
     for (const cell of chosen) {
       const item = document.createElement("li");
@@ -161,7 +207,7 @@ if (player) {
       img.src = cell.dataset.image;
       img.alt = "";
       const text = document.createElement("span");
-      text.textContent = cell.dataset.label;
+      text.textContent = formOf(cell, subject)[0];
       item.append(img, text);
       items.push(item);
     }
@@ -178,13 +224,14 @@ if (player) {
 
   function choose(cell) {
     if (cell.hidden || !allowedNext().includes(cell.dataset.word)) return;
-    const clip = clipFor(cell.dataset.audio);
+    const clip = clipFor(formOf(cell, subjectOf([...chosen, cell]))[1]);
     if (clip && !quietBox?.checked) {
       speakRun++;
       play(clip).catch(() => {});
     }
     chosen.push(cell);
     queue.add({ plan, symbol: cell.dataset.symbol });
+    prepare();
     const focusTarget = render();
     // Keyboard and switch users carry on from the first new choice, or from "speak" at the end.
     if (document.activeElement === cell || document.activeElement === document.body) {
@@ -220,6 +267,7 @@ if (player) {
   });
   player.querySelector(".strip-backspace").addEventListener("click", () => {
     chosen.pop();
+    prepare();
     render();
   });
   player.querySelector(".strip-clear").addEventListener("click", () => {
@@ -243,7 +291,10 @@ if (player) {
     });
   }
 
-  for (const cell of cells) clipFor(cell.dataset.audio);
+  for (const cell of cells) {
+    clipFor(cell.dataset.audio);
+    for (const [, url] of Object.values(formsOf(cell))) clipFor(url);
+  }
   clipFor(negationAudio);
   render();
   const grid = player.querySelector(".sentence-choices");
@@ -254,5 +305,5 @@ if (player) {
     });
   }
 
-  window.tagarelaSentence = { played, sentenceKey, queueLength: queue.length, flush: queue.flush, knownClips: known };
+  window.tagarelaSentence = { played, sentenceKey, queueLength: queue.length, flush: queue.flush, knownClips: known, pending };
 }

@@ -42,7 +42,6 @@ enum PlayerQueries {
     struct Sentence: Sendable {
         let plan: Plan
         let grammar: SentenceGrammar
-        let knownClips: [String: String]
         let access: AccessView
     }
 
@@ -54,8 +53,7 @@ enum PlayerQueries {
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         let access = try AccessView.forPatient(plan.patientId, db)
         if plan.planType == .sentence {
-            return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db),
-                                      knownClips: try SentenceQueries.knownClips(planId: plan.id!, db), access: access))
+            return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), access: access))
         }
         let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
             .filter(keys: asked).filter(Column("patientId") == plan.patientId)))

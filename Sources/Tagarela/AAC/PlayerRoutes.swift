@@ -40,16 +40,14 @@ enum PlayerRoutes {
                 backURL: board.trail.backURL, homeURL: board.trail.homeURL, access: board.access)))
         case .sentence(let sentence):
             let locale = SentenceRoutes.language(of: sentence.grammar, fallback: context.locale)
-            let negation = SentenceRules.negation(locale), voice = SpeechAudio.voice(for: locale)
-            let page = { @Sendable (clip: String?) -> Reply in
-                .page("aac/sentence-player", title: "player_title", SentencePlayerPage(
-                    plan: sentence.plan, grammar: sentence.grammar, knownClips: sentence.knownClips, locale: locale,
-                    access: sentence.access, negationAudioURL: clip.map { PlanEndpoints.audio.path($0) }, context.t))
-            }
-            if let clip = context.speech.existing(text: negation, voice: voice) { return .reply(page(clip)) }
-            // The NO word's clip is made once per voice, off the request threads.
             let speech = context.speech
-            return .later(.media) { page(try? speech.clip(text: negation, voice: voice)) }
+            let page = { @Sendable (clips: SentenceClips) -> Reply in
+                .page("aac/sentence-player", title: "player_title", SentencePlayerPage(
+                    plan: sentence.plan, grammar: sentence.grammar, clips: clips, locale: locale, access: sentence.access, context.t))
+            }
+            if let clips = SentenceClips.find(sentence.grammar, locale: locale, speech, make: false) { return .reply(page(clips)) }
+            // The NO word's and the agreeing forms' clips are made once, off the request threads.
+            return .later(.media) { page(SentenceClips.find(sentence.grammar, locale: locale, speech, make: true)!) }
         }
     }
 

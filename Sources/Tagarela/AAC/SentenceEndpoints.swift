@@ -6,5 +6,8 @@ enum SentenceEndpoints {
     static let addWord = Endpoint<Int64>(.post, "/plans/:plan/words", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let removeWord = Endpoint<Int64, Int64>(.post, "/plans/:plan/words/:word/remove", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let setShortcut = Endpoint<Int64, Int64>(.post, "/plans/:plan/words/:word/shortcut", .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// The whole-sentence clips of the sentence being built (`?words=`), made if missing: asked by the
+    /// builder as each word is chosen, so "?" and NO sound whole when Speak is pressed.
+    static let clips = Endpoint<Int64>(.get, "/play/:plan/sentence-clips", .signedIn([.patient]))
     static let setLinks = Endpoint<Int64, Int64>(.post, "/plans/:plan/words/:word/links", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

@@ -125,6 +125,9 @@ struct SentencePlayerPage: PageModel {
         let next: String
         /// The language of the label (the symbol's voice).
         let lang: String
+        /// JSON: the chosen subject's word id ("" when the sentence opens with a verb) → [label, clip URL]
+        /// of the form that agrees with it; empty when the word never changes.
+        let forms: String?
     }
 
     let planId: Int64
@@ -147,9 +150,11 @@ struct SentencePlayerPage: PageModel {
     let access: AccessView
     let tapURL = PlayerEndpoints.recordTap.path()
     let boardsURL = PlayerEndpoints.list.path()
+    /// Where the builder asks for the clips of the sentence being built (`?words=1,2`).
+    let clipsURL: String
 
-    init(plan: Plan, grammar: SentenceGrammar, knownClips: [String: String], locale: AppLocale, access: AccessView,
-         negationAudioURL: String?, _ t: Translator) {
+    init(plan: Plan, grammar: SentenceGrammar, clips: SentenceClips, locale: AppLocale, access: AccessView, _ t: Translator) {
+        clipsURL = SentenceEndpoints.clips.path(plan.id!)
         self.access = access
         planId = plan.id!
         name = plan.name
@@ -159,19 +164,26 @@ struct SentencePlayerPage: PageModel {
                  imageURL: word.symbol.imageURL, audioURL: word.symbol.audioURL, colourClass: word.colour.cssClass,
                  isShortcut: word.isShortcut, isOpener: openers.contains(word.id),
                  next: (grammar.next[word.id] ?? []).map(String.init).joined(separator: " "),
-                 lang: word.symbol.voice ?? locale.rawValue)
+                 lang: word.symbol.voice ?? locale.rawValue, forms: Self.json(clips.forms[word.id]))
         }
         speechLang = locale.rawValue
         labelClass = LabelFit.cssClass(labels: words.map(\.label))
         isEmpty = openers.isEmpty
-        let json = (try? JSONSerialization.data(withJSONObject: knownClips, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        self.knownClips = String(decoding: json, as: UTF8.self)
+        let json = (try? JSONSerialization.data(withJSONObject: clips.known, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        knownClips = String(decoding: json, as: UTF8.self)
         negationLabel = SentenceRules.negation(locale).uppercased()
-        self.negationAudioURL = negationAudioURL
+        negationAudioURL = clips.negationURL
         questionOpen = locale == .es ? "¿" : ""
         offlineText = t["player_offline"]
         let steps = ["start": t["sentence_step_start"], "verb": t["sentence_step_verb"],
                      "complement": t["sentence_step_complement"], "done": t["sentence_step_done"]]
         stepTexts = String(decoding: (try? JSONSerialization.data(withJSONObject: steps, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+    }
+
+    private static func json(_ forms: [String: (label: String, audioURL: String?)]?) -> String? {
+        guard let forms, !forms.isEmpty else { return nil }
+        let object = forms.mapValues { [$0.label, $0.audioURL ?? ""] }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return String(decoding: data, as: UTF8.self)
     }
 }

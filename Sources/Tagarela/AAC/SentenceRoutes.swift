@@ -12,6 +12,33 @@ enum SentenceRoutes {
         router.write(SentenceEndpoints.removeWord, removeWord)
         router.write(SentenceEndpoints.setShortcut, setShortcut)
         router.write(SentenceEndpoints.setLinks, setLinks)
+        // The builder asks as each word is chosen; made clips are files, so a repeated ask is a lookup.
+        router.read(SentenceEndpoints.clips, cachedAs: { context, planId in
+            "sentence-clips \(planId) \(context.request.query["words"] ?? "")"
+        }, sentenceBeingBuilt, then: sentenceClips)
+    }
+
+    // MARK: - Clips of the sentence being built
+
+    /// The ways the sentence `?words=` of a plan the patient may play can be said, as their clips say them.
+    @Sendable static func sentenceBeingBuilt(_ context: RequestContext, _ db: Database, planId: Int64) throws -> [SentenceClips.Sentence] {
+        let actor = try context.requireActor()
+        let ids = (context.request.query["words"] ?? "").split(separator: ",", omittingEmptySubsequences: false).map { Int64($0) }
+        guard (1...3).contains(ids.count), !ids.contains(nil) else { throw AppError.badRequest }
+        let plan = try PlanScope.find(planId, visibleTo: actor, db)
+        guard plan.planType == .sentence else { throw AppError.notFound }
+        let grammar = try SentenceGrammar.fetch(planId: plan.id!, db)
+        guard SentenceRules.step(after: ids.compactMap { $0 }, in: grammar) != nil else { throw AppError.badRequest }
+        return SentenceClips.Sentence.variants(ids.compactMap { $0 }, grammar, locale: language(of: grammar, fallback: context.locale))
+    }
+
+    /// JSON "wordIds|negated|question" → clip URL; missing clips are made on the media pool first.
+    @Sendable static func sentenceClips(_ context: RequestContext, _ sentences: [SentenceClips.Sentence]) throws -> Finish {
+        let speech = context.speech
+        if sentences.allSatisfy({ speech.existing(text: $0.text, voice: $0.voice) != nil }) {
+            return .reply(Reply(try .json(SentenceClips.make(sentences, speech))))
+        }
+        return .later(.media) { Reply(try .json(SentenceClips.make(sentences, speech))) }
     }
 
     // MARK: - Editor

@@ -42,6 +42,8 @@ struct SentenceGrammar: Sendable {
         let isShortcut: Bool
         let symbol: Symbol
         let colour: CategoryColour
+        /// Its grammar (`WordFormStore`), when known: the form said follows the sentence's subject.
+        var forms: WordForms? = nil
     }
 
     let words: [Word]
@@ -57,10 +59,11 @@ struct SentenceGrammar: Sendable {
         let colours = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: Set(symbols.values.map(\.categoryId))).map {
             ($0.id!, $0.categoryColour)
         })
+        let grammar = try WordFormStore.forms(for: Array(symbols.values), db)
         let words = stored.compactMap { word -> Word? in
             guard let symbol = symbols[word.symbolId] else { return nil }
             return Word(id: word.id!, role: word.role, isShortcut: word.isShortcut, symbol: symbol,
-                        colour: colours[symbol.categoryId] ?? .white)
+                        colour: colours[symbol.categoryId] ?? .white, forms: grammar[word.symbolId])
         }
         let links = try SentenceLink.fetchAll(db, sql: """
             SELECT sentenceLink.* FROM sentenceLink JOIN sentenceWord ON sentenceWord.id = sentenceLink.fromWordId
@@ -97,6 +100,54 @@ enum SentenceRules {
     /// The words a sentence may open with: every subject, and the verbs marked as shortcuts.
     static func openers(_ grammar: SentenceGrammar) -> [Int64] {
         grammar.words.filter { $0.role == .subject || ($0.role == .verb && $0.isShortcut) }.map(\.id)
+    }
+
+    /// Every sentence the plan lets the patient say, in order of choice: each sentence that opens with an
+    /// opener and follows the links, stopping at any word (the strip may be spoken at any step). Finite:
+    /// roles only move forward, so a sentence has at most three words.
+    static func paths(_ grammar: SentenceGrammar) -> [[Int64]] {
+        var found: [[Int64]] = []
+        func walk(_ sentence: [Int64]) {
+            found.append(sentence)
+            guard case .choose(let next)? = step(after: sentence, in: grammar) else { return }
+            for id in next { walk(sentence + [id]) }
+        }
+        for opener in openers(grammar) { walk([opener]) }
+        return found
+    }
+
+    /// The subject each word of a plan may be said after, with the word's form then: word id → (the
+    /// subject word's id, or nil when the sentence opens with a verb) → what it says. Only words
+    /// whose form changes are listed. The builder shows and plays these, so a verb reads "quer" once
+    /// "você" is chosen.
+    static func agreeingForms(_ grammar: SentenceGrammar) -> [Int64: [Int64?: String]] {
+        var result: [Int64: [Int64?: String]] = [:]
+        for path in paths(grammar) {
+            let spoken = agreeingWords(path, in: grammar)
+            let subject = path.first.flatMap { grammar.word($0)?.role == .subject ? $0 : nil }
+            for (index, id) in path.enumerated() where spoken[index].text != grammar.word(id)?.symbol.spokenText {
+                result[id, default: [:]][subject] = spoken[index].text
+            }
+        }
+        return result
+    }
+
+    /// The words of `ids` as they are said, each in the form that agrees with the sentence (`Agreement`).
+    static func agreeingWords(_ ids: [Int64], in grammar: SentenceGrammar) -> [(role: SentenceWord.Role, text: String)] {
+        let words = ids.compactMap(grammar.word)
+        let spoken = Agreement.sentence(words.map { ($0.symbol.spokenText, $0.forms) })
+        return zip(words, spoken).map { ($0.role, $1) }
+    }
+
+    /// The whole sentence's text, as logged and as its clip says it.
+    static func text(_ ids: [Int64], in grammar: SentenceGrammar, negated: Bool, question: Bool, locale: AppLocale) -> String {
+        text(agreeingWords(ids, in: grammar), negated: negated, question: question, locale: locale)
+    }
+
+    /// The ways one sentence may be said: plain and question, and with NO when it has a verb.
+    static func variants(_ ids: [Int64], in grammar: SentenceGrammar) -> [(negated: Bool, question: Bool)] {
+        let hasVerb = ids.contains { grammar.word($0)?.role == .verb }
+        return (hasVerb ? [false, true] : [false]).flatMap { negated in [false, true].map { (negated, $0) } }
     }
 
     /// The NO form's word, said before the verb (seed 001: a red cross over the verb, "no" spoken).

@@ -8,5 +8,7 @@ enum SymbolEndpoints {
     static let create = Endpoint< >(.post, "/symbols", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let edit = Endpoint<Int64>(.get, "/symbols/:symbol/edit", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let update = Endpoint<Int64>(.post, "/symbols/:symbol", .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// The symbol's word forms, corrected by the clinician (`SymbolFormsRoutes`).
+    static let updateForms = Endpoint<Int64>(.post, "/symbols/:symbol/forms", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let createCategory = Endpoint< >(.post, "/categories", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

@@ -59,6 +59,8 @@ struct SymbolFormPage: PageModel {
         let hexcode: String
         let imageURL: String
         let name: String
+        /// The language the name is in (the one the search matched).
+        let nameLang: String
         let link: String
         let isSelected: Bool
     }
@@ -70,6 +72,8 @@ struct SymbolFormPage: PageModel {
     let search: String
     let results: [Pictogram]
     let hasResults: Bool
+    /// "Nothing found for …", in the user's language, when a search found nothing.
+    let nothingFound: String?
     /// The chosen pictogram's picture.
     let chosenPictogram: String?
     /// The symbol speaks with a recording, which the clinician may give up for the generated voice.
@@ -77,24 +81,31 @@ struct SymbolFormPage: PageModel {
     let categories: [SelectOption]
     let scopes: [SelectOption]
     let voices: [SelectOption]
+    /// The symbol's word forms (a saved symbol only).
+    let wordForms: WordFormsSection?
     let listURL = SymbolEndpoints.list.path()
 
     /// `symbolId` nil: the new-symbol form.
-    init(symbolId: Int64?, form: FormState, search: String, results: [PictogramLibrary.Entry], categories: [Category],
-         patients: [People.PatientSummary], context: RequestContext) {
+    init(symbolId: Int64?, form: FormState, search: String, results: [PictogramLibrary.Match], categories: [Category],
+         patients: [People.PatientSummary], wordForms: WordFormsSection? = nil, context: RequestContext) {
         let t = context.t
+        self.wordForms = wordForms
         action = symbolId.map { SymbolEndpoints.update.path($0) } ?? SymbolEndpoints.create.path()
         pagePath = symbolId.map { SymbolEndpoints.edit.path($0) } ?? SymbolEndpoints.newSymbol.path()
         self.form = form
         self.search = search
-        self.results = results.map { entry in
-            let name = entry.name(context.locale)
-            let query: KeyValuePairs = ["pictogram": entry.hexcode, "name": name, "q": search, "patient": form["scope"]]
+        self.results = results.map { match in
+            let entry = match.entry, name = match.name
+            let query: KeyValuePairs = ["pictogram": entry.hexcode, "name": name, "lang": match.locale.rawValue, "q": search,
+                                        "patient": form["scope"]]
             return Pictogram(hexcode: entry.hexcode, imageURL: PlanEndpoints.pictogram.path("\(entry.hexcode).svg"), name: name,
+                             nameLang: match.locale.rawValue,
                              link: symbolId.map { SymbolEndpoints.edit.path($0, query: query) } ?? SymbolEndpoints.newSymbol.path(query: query),
                              isSelected: entry.hexcode == form["pictogram"])
         }
         hasResults = !results.isEmpty
+        let typed = search.trimmingCharacters(in: .whitespaces)
+        nothingFound = results.isEmpty && !typed.isEmpty ? t("wordforms_search_nothing", ["query": typed]) : nil
         chosenPictogram = form["pictogram"].isEmpty ? nil : PlanEndpoints.pictogram.path("\(form["pictogram"]).svg")
         hasRecording = form["audioKind"] == "uploaded"
         self.categories = categories.map {

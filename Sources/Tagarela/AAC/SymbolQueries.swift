@@ -29,10 +29,21 @@ enum SymbolQueries {
         /// Their categories, or the defaults not created yet (`Category.offered`).
         let categories: [Category]
         let patients: [People.PatientSummary]
+        /// The languages the pictogram search looks in after the page's: the clinician's own, their
+        /// patients' and those their patients' own symbols speak.
+        let languages: [AppLocale]
     }
 
     /// What the symbol form offers: categories and the patients a symbol may be kept for.
     static func form(_ actor: Actor, _ t: Translator, _ db: Database) throws -> Form {
-        Form(categories: try Category.offered(to: actor.userId, t, db), patients: try People.patients(visibleTo: actor, matching: "", db))
+        let patients = try People.patients(visibleTo: actor, matching: "", db)
+        let patientIds = "[" + patients.map { String($0.id) }.joined(separator: ",") + "]"
+        let codes = try String.fetchAll(db, sql: "SELECT locale FROM user WHERE id = ? AND locale IS NOT NULL", arguments: [actor.userId])
+            + String.fetchAll(db, sql: "SELECT DISTINCT locale FROM user WHERE locale IS NOT NULL AND id IN (SELECT value FROM json_each(?))",
+                              arguments: [patientIds])
+            + String.fetchAll(db, sql: "SELECT DISTINCT voice FROM symbol WHERE clinicianId = ? AND patientId IS NOT NULL AND voice IS NOT NULL",
+                              arguments: [actor.userId])
+        return Form(categories: try Category.offered(to: actor.userId, t, db), patients: patients,
+                    languages: codes.compactMap(AppLocale.init(rawValue:)))
     }
 }

@@ -14,6 +14,7 @@ enum SymbolRoutes {
         router.read(SymbolEndpoints.edit, edit)
         router.write(SymbolEndpoints.update, preparing: .media, { context, _ in try prepareSave(context) }, update)
         router.write(SymbolEndpoints.createCategory, createCategory)
+        SymbolFormsRoutes.add(to: &router)
     }
 
     @Sendable static func list(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -29,9 +30,12 @@ enum SymbolRoutes {
         let query = context.request.query
         var form = FormState(values: ["scope": query["patient"] ?? "", "voice": (context.signedIn?.user.appLocale ?? context.locale).rawValue])
         if let hexcode = query["pictogram"], let entry = context.pictograms.entry(hexcode) {
+            // Found in the patient's language (`lang`): named, and spoken, in it.
+            let language = query["lang"].flatMap(AppLocale.init(rawValue:)) ?? context.locale
             form.values["pictogram"] = hexcode
-            form.values["name"] = entry.name(context.locale)
-            form.values["spokenText"] = entry.name(context.locale)
+            form.values["name"] = entry.name(language)
+            form.values["spokenText"] = entry.name(language)
+            if query["lang"] != nil { form.values["voice"] = language.rawValue }
         }
         return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: nil)
     }
@@ -39,6 +43,13 @@ enum SymbolRoutes {
     @Sendable static func edit(_ context: RequestContext, _ db: Database, symbolId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let symbol = try SymbolQueries.symbol(symbolId, of: actor, db)
+        let grammar = try WordFormStore.forms(for: symbol, db)
+        return formPage(context, try SymbolQueries.form(actor, context.t, db), form: editForm(symbol, context), symbolId: symbol.id,
+                        wordForms: WordFormsSection(symbol: symbol, forms: grammar.forms, isStored: grammar.isStored, context.t))
+    }
+
+    /// The symbol's form as stored.
+    static func editForm(_ symbol: Symbol, _ context: RequestContext) -> FormState {
         var form = FormState(values: [
             "name": symbol.name, "spokenText": symbol.spokenText, "categoryId": "\(symbol.categoryId)",
             "scope": symbol.patientId.map { "\($0)" } ?? "", "pictogram": symbol.pictogram ?? "",
@@ -48,17 +59,17 @@ enum SymbolRoutes {
         if let hexcode = context.request.query["pictogram"], context.pictograms.entry(hexcode) != nil {
             form.values["pictogram"] = hexcode
         }
-        return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: symbol.id)
+        return form
     }
 
     /// The new-symbol form (`symbolId` nil) or a symbol's, with the pictogram library's search.
     static func formPage(_ context: RequestContext, _ data: SymbolQueries.Form, form: FormState, symbolId: Int64?,
-                         status: Status = .ok) -> Reply {
+                         wordForms: WordFormsSection? = nil, status: Status = .ok) -> Reply {
         let search = context.request.query["q"] ?? ""
         return .page("aac/symbol-form", title: symbolId == nil ? "symbol_new_title" : "symbol_edit_title",
                      SymbolFormPage(symbolId: symbolId, form: form, search: search,
-                                    results: context.pictograms.search(search, locale: context.locale),
-                                    categories: data.categories, patients: data.patients, context: context),
+                                    results: context.pictograms.search(search, in: [context.locale] + data.languages),
+                                    categories: data.categories, patients: data.patients, wordForms: wordForms, context: context),
                      status: status)
     }
 
@@ -111,8 +122,12 @@ enum SymbolRoutes {
             }
             guard form.errors.isEmpty, let input else {
                 discard(media, context)
+                let wordForms = try existing.map { symbol in
+                    let grammar = try WordFormStore.forms(for: symbol, db)
+                    return WordFormsSection(symbol: symbol, forms: grammar.forms, isStored: grammar.isStored, context.t)
+                }
                 return formPage(context, try SymbolQueries.form(actor, context.t, db), form: form, symbolId: existing?.id,
-                                status: .unprocessableContent)
+                                wordForms: wordForms, status: .unprocessableContent)
             }
             let saved = try Symbols.save(input, existing: existing, media: media, useGeneratedVoice: form["audioSource"] == "generated",
                                          audit: context.audit, context.t, db)

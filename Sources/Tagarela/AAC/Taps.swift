@@ -58,7 +58,7 @@ enum Taps {
         guard SentenceRules.step(after: ids, in: grammar) != nil else { throw AppError.badRequest }
         let words = ids.compactMap(grammar.word)
         let locale = SentenceRoutes.language(of: grammar, fallback: fallback)
-        let text = SentenceRules.text(words.map { ($0.role, $0.symbol.spokenText) }, negated: negated, question: question, locale: locale)
+        let text = SentenceRules.text(ids, in: grammar, negated: negated, question: question, locale: locale)
         let wordIds = ids.map(String.init).joined(separator: ",")
         try db.execute(sql: """
             INSERT OR IGNORE INTO sentence (key, patientId, planId, symbolIds, text, wordCount, assistedBy, at, wordIds, negated, question)

@@ -1,0 +1,121 @@
+import Foundation
+
+/// Default grammar for the words a child's first boards and sentences use, in pt-BR, es and ca: the
+/// subject pronouns, the demo's verbs and a few more of the core vocabulary, and the demo's adjectives.
+/// A symbol whose text is one of these forms gets the word's grammar until its clinician corrects it
+/// on the symbol's page (`WordFormStore`). Written by hand and checked against the grammars: no
+/// conjugation library available here covers Catalan well (see docs/decisions.md).
+enum WordLexicon {
+    /// The word `text` belongs to in `language` ("pt-BR", "es", "ca"), found by any of its forms.
+    static func lookup(_ text: String, language: String?) -> WordForms? {
+        guard let language else { return nil }
+        return index[language]?[text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()]
+    }
+
+    private static func pronoun(_ word: String, _ person: Int, _ number: WordForms.Number, _ gender: WordForms.Gender? = nil) -> WordForms {
+        WordForms(wordClass: .pronoun, person: person, number: number, gender: gender, forms: ["pronoun": word])
+    }
+
+    /// infinitive, then 1s 2s 3s 1p 2p 3p.
+    private static func verb(_ forms: String) -> WordForms {
+        let parts = forms.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return WordForms(wordClass: .verb, forms: Dictionary(uniqueKeysWithValues: zip(WordForms.verbKeys, parts)))
+    }
+
+    /// ms fs mp fp.
+    private static func adjective(_ forms: String) -> WordForms {
+        let parts = forms.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return WordForms(wordClass: .adjective, forms: Dictionary(uniqueKeysWithValues: zip(WordForms.nominalKeys, parts)))
+    }
+
+    private static func noun(_ word: String, _ gender: WordForms.Gender, _ number: WordForms.Number = .singular) -> WordForms {
+        WordForms(wordClass: .noun, person: 3, number: number, gender: gender, forms: [number == .singular ? "\(gender.rawValue)s" : "\(gender.rawValue)p": word])
+    }
+
+    static let words: [String: [WordForms]] = [
+        "pt-BR": [
+            pronoun("eu", 1, .singular), pronoun("tu", 2, .singular), pronoun("você", 3, .singular),
+            pronoun("ele", 3, .singular, .masculine), pronoun("ela", 3, .singular, .feminine), pronoun("nós", 1, .plural),
+            pronoun("a gente", 3, .singular), pronoun("vocês", 3, .plural), pronoun("eles", 3, .plural, .masculine),
+            pronoun("elas", 3, .plural, .feminine),
+            noun("mamãe", .feminine), noun("papai", .masculine),
+            verb("querer, quero, queres, quer, queremos, quereis, querem"),
+            verb("estar, estou, estás, está, estamos, estais, estão"),
+            verb("terminar, terminei, terminaste, terminou, terminamos, terminastes, terminaram"),
+            verb("ser, sou, és, é, somos, sois, são"),
+            verb("ir, vou, vais, vai, vamos, ides, vão"),
+            verb("ter, tenho, tens, tem, temos, tendes, têm"),
+            verb("poder, posso, podes, pode, podemos, podeis, podem"),
+            verb("gostar, gosto, gostas, gosta, gostamos, gostais, gostam"),
+            verb("precisar, preciso, precisas, precisa, precisamos, precisais, precisam"),
+            verb("brincar, brinco, brincas, brinca, brincamos, brincais, brincam"),
+            verb("comer, como, comes, come, comemos, comeis, comem"),
+            verb("beber, bebo, bebes, bebe, bebemos, bebeis, bebem"),
+            verb("dormir, durmo, dormes, dorme, dormimos, dormis, dormem"),
+            verb("ver, vejo, vês, vê, vemos, vedes, veem"),
+            verb("ler, leio, lês, lê, lemos, ledes, leem"),
+            adjective("feliz, feliz, felizes, felizes"), adjective("triste, triste, tristes, tristes"),
+            adjective("cansado, cansada, cansados, cansadas"), adjective("bravo, brava, bravos, bravas"),
+            adjective("doente, doente, doentes, doentes"), adjective("contente, contente, contentes, contentes"),
+        ],
+        "es": [
+            pronoun("yo", 1, .singular), pronoun("tú", 2, .singular), pronoun("usted", 3, .singular),
+            pronoun("él", 3, .singular, .masculine), pronoun("ella", 3, .singular, .feminine),
+            pronoun("nosotros", 1, .plural, .masculine), pronoun("nosotras", 1, .plural, .feminine),
+            pronoun("vosotros", 2, .plural, .masculine), pronoun("vosotras", 2, .plural, .feminine), pronoun("ustedes", 3, .plural),
+            pronoun("ellos", 3, .plural, .masculine), pronoun("ellas", 3, .plural, .feminine),
+            noun("mamá", .feminine), noun("papá", .masculine),
+            verb("querer, quiero, quieres, quiere, queremos, queréis, quieren"),
+            verb("estar, estoy, estás, está, estamos, estáis, están"),
+            verb("terminar, terminé, terminaste, terminó, terminamos, terminasteis, terminaron"),
+            verb("ser, soy, eres, es, somos, sois, son"),
+            verb("ir, voy, vas, va, vamos, vais, van"),
+            verb("tener, tengo, tienes, tiene, tenemos, tenéis, tienen"),
+            verb("poder, puedo, puedes, puede, podemos, podéis, pueden"),
+            verb("necesitar, necesito, necesitas, necesita, necesitamos, necesitáis, necesitan"),
+            verb("jugar, juego, juegas, juega, jugamos, jugáis, juegan"),
+            verb("comer, como, comes, come, comemos, coméis, comen"),
+            verb("beber, bebo, bebes, bebe, bebemos, bebéis, beben"),
+            verb("dormir, duermo, duermes, duerme, dormimos, dormís, duermen"),
+            verb("ver, veo, ves, ve, vemos, veis, ven"),
+            verb("leer, leo, lees, lee, leemos, leéis, leen"),
+            adjective("contento, contenta, contentos, contentas"), adjective("triste, triste, tristes, tristes"),
+            adjective("cansado, cansada, cansados, cansadas"), adjective("feliz, feliz, felices, felices"),
+            adjective("enfadado, enfadada, enfadados, enfadadas"), adjective("enfermo, enferma, enfermos, enfermas"),
+        ],
+        "ca": [
+            pronoun("jo", 1, .singular), pronoun("tu", 2, .singular), pronoun("vostè", 3, .singular),
+            pronoun("ell", 3, .singular, .masculine), pronoun("ella", 3, .singular, .feminine), pronoun("nosaltres", 1, .plural),
+            pronoun("vosaltres", 2, .plural), pronoun("vostès", 3, .plural), pronoun("ells", 3, .plural, .masculine),
+            pronoun("elles", 3, .plural, .feminine),
+            noun("mama", .feminine), noun("papa", .masculine),
+            verb("voler, vull, vols, vol, volem, voleu, volen"),
+            verb("estar, estic, estàs, està, estem, esteu, estan"),
+            verb("acabar, he acabat, has acabat, ha acabat, hem acabat, heu acabat, han acabat"),
+            verb("ser, sóc, ets, és, som, sou, són"),
+            verb("anar, vaig, vas, va, anem, aneu, van"),
+            verb("tenir, tinc, tens, té, tenim, teniu, tenen"),
+            verb("poder, puc, pots, pot, podem, podeu, poden"),
+            verb("necessitar, necessito, necessites, necessita, necessitem, necessiteu, necessiten"),
+            verb("jugar, jugo, jugues, juga, juguem, jugueu, juguen"),
+            verb("menjar, menjo, menges, menja, mengem, mengeu, mengen"),
+            verb("beure, bec, beus, beu, bevem, beveu, beuen"),
+            verb("dormir, dormo, dorms, dorm, dormim, dormiu, dormen"),
+            verb("veure, veig, veus, veu, veiem, veieu, veuen"),
+            verb("llegir, llegeixo, llegeixes, llegeix, llegim, llegiu, llegeixen"),
+            adjective("content, contenta, contents, contentes"), adjective("trist, trista, tristos, tristes"),
+            adjective("cansat, cansada, cansats, cansades"), adjective("feliç, feliç, feliços, feliços"),
+            adjective("enfadat, enfadada, enfadats, enfadades"), adjective("malalt, malalta, malalts, malaltes"),
+        ],
+    ]
+
+    /// language → any form, lowercased → its word. The first word to claim a form keeps it, so the
+    /// order above settles the rare clash (es "como", "ve").
+    private static let index: [String: [String: WordForms]] = words.mapValues { entries in
+        var byForm: [String: WordForms] = [:]
+        for entry in entries {
+            for form in entry.forms.values where byForm[form.lowercased()] == nil { byForm[form.lowercased()] = entry }
+        }
+        return byForm
+    }
+}
