@@ -100,9 +100,11 @@ struct EduCATLessonPage: PageModel {
     let isContaCops: Bool
     let words: [EduCATWordView]
     let questionLabel: String
+    let play: EduCATPlayView
 
-    init(area: EduCATArea, pack: EduCATPack, bar: EduCATBar) {
+    init(area: EduCATArea, pack: EduCATPack, bar: EduCATBar, play: EduCATPlayView) {
         self.bar = bar
+        self.play = play
         self.area = area.rawValue
         items = pack.items(area).map { EduCATItemView($0, pack: pack) }
         hasCaseToggle = area == .vowels || area == .alphabet
@@ -136,9 +138,12 @@ struct EduCATGamePage: PageModel {
     let listenLabel: String
     /// Letters can be shown joined-up in the games too, as in the seed's prototype screens (A12).
     let hasCaseToggle: Bool
+    let play: EduCATPlayView
 
-    init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, settings: EduCATSettings, record: Int, bar: EduCATBar) {
+    init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, settings: EduCATSettings, record: Int, bar: EduCATBar,
+         play: EduCATPlayView) {
         self.bar = bar
+        self.play = play
         self.area = area.rawValue
         self.mode = mode.rawValue
         isChallenge = mode == .challenge

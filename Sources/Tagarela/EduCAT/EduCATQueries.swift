@@ -9,12 +9,14 @@ enum EduCATQueries {
         let settings: EduCATSettings
         let language: String?
         let records: [EduCATArea: Int]
+        /// The patient's access method (scanning, hold, dwell), the same as on the boards.
+        let access: AccessView
     }
 
     static func player(patientId: Int64, _ db: Database) throws -> Player {
         let settings = try EduCATStore.settings(patientId: patientId, db)
         return Player(settings: settings, language: try settings.language ?? User.find(patientId, db)?.locale,
-                      records: try EduCATStore.records(patientId: patientId, db))
+                      records: try EduCATStore.records(patientId: patientId, db), access: try AccessView.forPatient(patientId, db))
     }
 
     /// The adults' results page of a patient.

@@ -80,14 +80,16 @@ enum EduCATRoutes {
         case "lesson":
             return .page("educat/lesson", title: "educat_title", EduCATLessonPage(
                 area: area, pack: pack, bar: EduCATBar(pack, title: pack.label(area.labelKey) + " · " + pack.label("lesson"), back: back,
-                                                       help: area == .contaCops ? .contaCopsLesson : .lesson, context.t)))
+                                                       help: area == .contaCops ? .contaCopsLesson : .lesson, context.t),
+                play: EduCATPlayView(pack: pack, access: player.access)))
         case "game", "challenge":
             let mode: EduCATMode = mode == "game" ? .normal : .challenge
             let help: EduCATScreen = mode == .challenge ? .challenge : area == .contaCops ? .contaCopsGame : .game
             let title = pack.label(area.labelKey) + " · " + pack.label(mode == .normal ? "game" : "challenge")
             return .page("educat/game", title: "educat_title", EduCATGamePage(
                 area: area, mode: mode, pack: pack, settings: player.settings, record: player.records[area] ?? 0,
-                bar: EduCATBar(pack, title: title, back: back, help: help, context.t)))
+                bar: EduCATBar(pack, title: title, back: back, help: help, context.t),
+                play: EduCATPlayView(pack: pack, access: player.access)))
         default:
             throw AppError.notFound
         }
