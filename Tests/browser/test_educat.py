@@ -16,6 +16,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import BINARY, ROOT, DEMO_PASSWORD, serious_accessibility_violations
 from test_accounts import click_and_wait, log_in, path_of, submit
+from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -149,17 +150,21 @@ def test_a_challenge_keeps_its_record_a_better_game_beats_it_and_a_timeout_costs
     page.find_element(By.CSS_SELECTOR, ".educat-question").click()
     scoldings = set(page.execute_script(
         "return [...document.querySelectorAll('[data-kind=scolding]')].map(li => li.dataset.clip)"))
-    advance(page, 9100)
+    advance(page, 9000)
+    assert page.find_element(By.CSS_SELECTOR, ".educat-time").text == "0", "the timer reaches 0…"
+    assert state(page)["lives"] == 3, "…before the life goes"
+    advance(page, 600)
     WebDriverWait(page, 5).until(lambda p: state(p)["lives"] == 2)
+    assert page.find_element(By.CSS_SELECTOR, ".educat-time").text == "0"
     assert played(page)[-1] in scoldings, "a timeout plays a scolding"
     assert state(page)["hits"] == 0
     advance(page, 1300)
     assert page.find_element(By.CSS_SELECTOR, ".educat-time").text == "9"
-    advance(page, 9100)
+    advance(page, 9600)
     WebDriverWait(page, 5).until(lambda p: state(p)["lives"] == 1)
     advance(page, 1300)
-    advance(page, 9100)
-    assert end_dialog(page) == ("GAME OVER!!", "Fi de partida!!")
+    advance(page, 9600)
+    assert end_dialog(page) == ("FI DEL JOC!!", "Tornem a jugar?")
     page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
 
     page.get(demo_server.url + "/educat/records")
@@ -329,3 +334,229 @@ def test_the_26_moving_letters_stay_smooth(demo_server, page):
         f.write(f"{fps:.1f} fps, {script_ms:.3f} ms of script per frame\n")
     assert "translate3d" in moved
     assert fps >= 24, "a shared 2-core machine still animates 26 letters smoothly"
+
+
+# ---------------------------------------------------------------------------------------------------
+# The child's side on real devices (issue 18): every game fits the screen, moving items never hide
+# one another, feedback a pre-reader sees and hears, and play with one switch.
+
+GAMES = [(area, mode) for area in ("numbers", "vowels", "alphabet", "conta-cops") for mode in ("game", "challenge")]
+SCREENS = os.path.join(ROOT, "docs", "screens")
+
+FIT = """
+    const inside = (element) => {
+      const box = element.getBoundingClientRect();
+      return box.width > 0 && box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5 && box.right <= innerWidth + 0.5;
+    };
+    const board = document.querySelector('.educat-area, .educat-cops');
+    return {
+      scroll: [document.scrollingElement.scrollWidth - innerWidth, document.scrollingElement.scrollHeight - innerHeight],
+      status: inside(document.querySelector('.educat-status')),
+      board: inside(board), boardHeight: Math.round(board.getBoundingClientRect().height),
+      answers: [...document.querySelectorAll('.educat-answer')].every(inside),
+      shown: document.querySelectorAll('.educat-item:not([hidden])').length,
+      items: document.querySelectorAll('.educat-item').length,
+      size: Math.round(document.querySelector('.educat-item:not([hidden])')?.getBoundingClientRect().width ?? 0),
+    };"""
+
+# Over many animation frames: at each tile's centre, the tile itself (not another one over it).
+HIDDEN_CENTRES = """
+    const done = arguments[arguments.length - 1], frames = arguments[0];
+    let hidden = 0, checks = 0, seen = 0;
+    const sample = () => {
+      if (window.fakeNow !== undefined) window.fakeNow += 40;  // a held clock moves one frame's worth
+      for (const tile of document.querySelectorAll('.educat-item:not([hidden])')) {
+        const box = tile.getBoundingClientRect();
+        const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        checks += 1;
+        if (hit?.closest('.educat-item') !== tile) hidden += 1;
+      }
+      if (++seen < frames) requestAnimationFrame(sample); else done({ hidden, checks });
+    };
+    requestAnimationFrame(sample);"""
+
+
+def visit(page, server, path):
+    page.get(server.url + path)
+    WebDriverWait(page, 5).until(lambda p: p.execute_script("return !!window.tagarelaEducat && !!window.tagarelaEducat.state"))
+
+
+@pytest.mark.parametrize("width,height", [(360, 740), (768, 1024)])
+def test_every_game_fits_the_screen_and_no_item_hides_another(demo_server, page, screen, width, height):
+    open_patient_mode(page, demo_server)
+    screen.size(width, height)
+    for area, mode in GAMES:
+        visit(page, demo_server, f"/educat/{area}/{mode}")
+        before = page.execute_script(FIT)
+        assert before["scroll"][0] <= 0 and before["scroll"][1] <= 0, f"{area} {mode}: no page scroll {before}"
+        hold_clock(page)  # a loaded machine draws few frames: the countdown must not run out meanwhile
+        page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+        time.sleep(0.2)
+        after = page.execute_script(FIT)
+        where = f"{area} {mode} at {width}×{height}: {after}"
+        assert after["scroll"][0] <= 0 and after["scroll"][1] <= 0, where
+        assert after["status"] and after["board"] and after["answers"], where
+        assert after["boardHeight"] >= 200, where
+        if area != "conta-cops":
+            assert after["size"] >= 64, where
+            assert state(page)["target"] in page.execute_script("return window.tagarelaEducat.shown()"), where
+            assert after["shown"] == after["items"] or area == "alphabet", f"only the alphabet shows fewer: {where}"
+            sampled = page.execute_async_script(HIDDEN_CENTRES, 90)
+            assert sampled["checks"] >= 90 * after["shown"] * 0.9 and sampled["hidden"] == 0, f"{where} {sampled}"
+        name = f"educat-{area}-{mode}-{width}x{height}.png"
+        page.save_screenshot(os.path.join(SCREENS, name))
+    print(f"\neduCAT at {width}×{height}: alphabet shows {after['shown']} of 26 when the area cannot hold them all")
+
+
+def test_the_games_fit_phones_both_ways_and_large_screens(demo_server, page, screen):
+    open_patient_mode(page, demo_server)
+    for width, height in [(360, 640), (640, 360), (740, 360), (1024, 768), (1920, 1080), (1080, 1920)]:
+        screen.size(width, height)
+        for area, mode in [("alphabet", "game"), ("conta-cops", "challenge"), ("numbers", "challenge")]:
+            visit(page, demo_server, f"/educat/{area}/{mode}")
+            page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+            time.sleep(0.15)
+            fit = page.execute_script(FIT)
+            where = f"{area} {mode} at {width}×{height}: {fit}"
+            assert fit["scroll"][0] <= 0 and fit["scroll"][1] <= 0, where
+            assert fit["status"] and fit["board"] and fit["answers"], where
+            if area != "conta-cops":
+                sampled = page.execute_async_script(HIDDEN_CENTRES, 30)
+                assert sampled["hidden"] == 0, f"{where} {sampled}"
+        if (width, height) in [(640, 360), (1920, 1080)]:
+            page.save_screenshot(os.path.join(SCREENS, f"educat-numbers-challenge-{width}x{height}.png"))
+    # Turned while a question is open: the items find room again and the asked one stays.
+    screen.size(360, 740)
+    visit(page, demo_server, "/educat/alphabet/game")
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    screen.size(740, 360)
+    time.sleep(0.3)
+    assert state(page)["target"] in page.execute_script("return window.tagarelaEducat.shown()")
+    assert page.execute_async_script(HIDDEN_CENTRES, 30)["hidden"] == 0
+
+
+def marks(page):
+    return page.execute_script("""return [...document.querySelectorAll('.educat-mark')].map((mark) =>
+        [mark.className.replace('educat-mark ', ''), mark.parentElement.className, getComputedStyle(mark).borderRadius])""")
+
+
+def test_a_tap_shows_its_mark_and_a_record_is_celebrated_aloud(demo_server, page, screen):
+    open_patient_mode(page, demo_server)
+    screen.size(360, 740)
+    visit(page, demo_server, "/educat/vowels/challenge")
+    hold_clock(page)
+    celebration = page.find_element(By.ID, "educat").get_attribute("data-celebration")
+    record_clip = page.find_element(By.ID, "educat").get_attribute("data-new-record-clip")
+    game_over_clip = page.find_element(By.ID, "educat").get_attribute("data-game-over-clip")
+    praise = set(page.execute_script("return [...document.querySelectorAll('[data-kind=congratulation]')].map(li => li.dataset.clip)"))
+    scoldings = set(page.execute_script("return [...document.querySelectorAll('[data-kind=scolding]')].map(li => li.dataset.clip)"))
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    right = item(page, state(page)["target"])
+    right.click()
+    found = marks(page)
+    assert found[0][0] == "educat-mark-right" and "is-right" in found[0][1] and found[0][2] == "50%", found
+    assert played(page)[-1] in praise
+    page.save_screenshot(os.path.join(SCREENS, "educat-feedback-right-360x740.png"))
+    advance(page, 1300)
+    assert marks(page) == [], "the mark goes with the next question"
+    for lives in (2, 1):
+        wrong_item(page).click()
+        found = marks(page)
+        assert found[0][0] == "educat-mark-wrong" and "is-wrong" in found[0][1] and found[0][2] == "4px", found
+        assert played(page)[-1] in scoldings
+        if lives == 2:
+            page.save_screenshot(os.path.join(SCREENS, "educat-feedback-wrong-360x740.png"))
+        advance(page, 1300)
+    wrong_item(page).click()
+    end_dialog(page)
+    # The last miss's scolding, the celebration, then the record said aloud: never only "try again".
+    WebDriverWait(page, 20).until(lambda p: played(p)[-1] == record_clip)
+    assert played(page)[-3] in scoldings and played(page)[-2] == celebration
+    assert page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("class") == "educat-end is-record"
+    assert page.execute_script("return fetch(arguments[0]).then(r => r.status + ' ' + r.headers.get('content-type'))",
+                               celebration) == "200 audio/mpeg"
+    page.save_screenshot(os.path.join(SCREENS, "educat-record-360x740.png"))
+    page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
+    assert marks(page) == []
+
+    # No record this time: the game ends on its end text, spoken.
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    for _ in range(3):
+        wrong_item(page).click()
+        advance(page, 1300)
+    end_dialog(page)
+    WebDriverWait(page, 20).until(lambda p: played(p)[-1] == game_over_clip)
+    assert played(page)[-2] in scoldings
+    assert "is-record" not in page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("class")
+
+    # Conta-cops: the answer buttons get the marks; an empty-space tap in a normal game gets a cross.
+    visit(page, demo_server, "/educat/conta-cops/game")
+    hold_clock(page)
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    wrong = 1 if state(page)["answer"] != 1 else 2
+    page.find_element(By.CSS_SELECTOR, f".educat-answer[data-answer='{wrong}']").click()
+    assert marks(page)[0][:2] == ["educat-mark-wrong", "educat-answer is-wrong"]
+    visit(page, demo_server, "/educat/numbers/game")
+    hold_clock(page)
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    area = page.find_element(By.CSS_SELECTOR, ".educat-area")
+    x, y = empty_spot(page)
+    ActionChains(page).move_to_element_with_offset(area, x, y).click().perform()
+    assert marks(page)[0][:2] == ["educat-mark-wrong educat-spot", "educat-area educat-area-numbers"]
+
+
+def test_no_time_limit_keeps_the_lives_and_never_runs_out(demo_server, page):
+    open_patient_mode(page, demo_server)
+    visit(page, demo_server, "/educat/numbers/challenge?time=off")
+    hold_clock(page)
+    assert not page.find_element(By.CSS_SELECTOR, ".educat-time").is_displayed()
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    advance(page, 120_000)
+    time.sleep(0.2)
+    assert state(page)["lives"] == 3 and state(page)["target"] is not None and state(page)["untimed"]
+    wrong_item(page).click()
+    assert state(page)["lives"] == 2, "a wrong answer still costs a life"
+    # The page's own setting (data-time-limit="off", printed by the server) does the same.
+    visit(page, demo_server, "/educat/numbers/challenge")
+    assert state(page)["untimed"] is False
+    page.execute_script("document.getElementById('educat').dataset.timeLimit = 'off'")
+    assert page.execute_script("return import('/js/educat/play.js').then((m) => m.isUntimed(document.getElementById('educat')))")
+
+
+def choose_by_switch(page, wanted, step_ms):
+    """One switch (Space): waits, moving the held clock a step at a time, until the scan highlights what
+    `wanted` (a JS predicate over the highlighted elements) accepts, then presses Space."""
+    for _ in range(120):
+        if page.execute_script(f"return (({wanted}))(window.tagarelaAccess.highlighted())"):
+            ActionChains(page).send_keys(Keys.SPACE).perform()
+            return
+        page.execute_script("window.fakeNow += arguments[0];", step_ms)
+        time.sleep(0.06)  # access.js looks at the clock every 40 ms
+    raise AssertionError(f"the scan never reached {wanted}")
+
+
+def test_a_challenge_played_with_one_switch_by_scanning_scores_a_hit(demo_server, page):
+    # The tutor sets Carla's access method: automatic row-column scanning with one switch.
+    log_in(page, demo_server, "bruno")
+    page.get(demo_server.url + "/patients/7/access")
+    page.find_element(By.CSS_SELECTOR, "input[name=scanning][value=row-column]").click()
+    page.find_element(By.CSS_SELECTOR, "input[name=switches][value=one]").click()
+    submit(page)
+    page.get(demo_server.url + "/tutor")
+    click_and_wait(page, page.find_element(By.XPATH, "//button[normalize-space()='Abrir modo paciente']"))
+    visit(page, demo_server, "/educat/numbers/challenge")
+    hold_clock(page)
+    root = page.find_element(By.ID, "educat")
+    assert root.get_attribute("data-access-scan") == "row-column"
+    assert state(page)["untimed"], "a switch user is never timed out"
+    step = int(root.get_attribute("data-access-scan-ms"))
+    # Only the Space key from here on: the row with Pregunta, Pregunta, the play area, the number asked.
+    choose_by_switch(page, "(h) => h.some((e) => e.matches('.educat-question'))", step)
+    if state(page)["phase"] != "asking":  # a row of several: the second press picks Pregunta in it
+        choose_by_switch(page, "(h) => h.length === 1 && h[0].matches('.educat-question')", step)
+    assert state(page)["phase"] == "asking"
+    target = state(page)["target"]
+    choose_by_switch(page, "(h) => h.some((e) => e.matches('.educat-item'))", step)
+    choose_by_switch(page, f"(h) => h.length === 1 && h[0].dataset.item === '{target}'", step)
+    assert state(page)["hits"] == 1 and state(page)["lives"] == 3
+    assert marks(page)[0][0] == "educat-mark-right"

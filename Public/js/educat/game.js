@@ -1,17 +1,21 @@
 // The normal games (no timer, no lives, no end) and the challenges (a countdown per question,
 // lives, a record), for the moving numbers, vowels and letters and for conta-cops.
 import { later, now, cancelAll } from "./clock.js";
-import { say, pick } from "./sound.js";
+import { say, sayInOrder, pick } from "./sound.js";
 import * as rules from "./challenge.js";
 import { Mover } from "./mover.js";
+import { mark, markSpot, clearMarks } from "./feedback.js";
+import { setUpAccess, isUntimed } from "./play.js";
 
 const pauseAfterAnswer = 1200; // ms: the feedback clip, then the next question
 const syllablesAfter = 1200; // conta-cops: the syllabified reading after the feedback…
 const countAfter = 3000; // …and the count 3 s after that, as in the lesson
+const zeroShownFor = 500; // ms: a question that runs out shows 0 this long before the life goes
 
 export function setUpGame(root) {
   const isChallenge = root.dataset.mode === "challenge";
   const isContaCops = root.dataset.area === "conta-cops";
+  const untimed = isChallenge && isUntimed(root);
   const q = (selector) => root.querySelector(selector);
   const question = q(".educat-question");
   const repeat = q(".educat-repeat");
@@ -31,11 +35,17 @@ export function setUpGame(root) {
   let lastResponse = null;
 
   // ---- the items: moving buttons, or a picture with answers 1–5 ----
+  const area = q(".educat-area");
   const items = [...root.querySelectorAll(".educat-item")];
-  const mover = items.length ? new Mover(q(".educat-area"), items) : null;
+  const mover = items.length ? new Mover(area, items, { speed: root.dataset.speed }) : null;
   const words = [...root.querySelectorAll(".educat-words li")].map((li) => ({ ...li.dataset, count: Number(li.dataset.count) }));
   const answers = [...root.querySelectorAll(".educat-answer")];
   const picture = q(".educat-picture"), syllables = q(".educat-syllables"), count = q(".educat-count");
+
+  if (untimed) {
+    root.classList.add("is-untimed");
+    timeOut.closest("p").hidden = true;
+  }
 
   function show() {
     if (isChallenge) {
@@ -48,10 +58,30 @@ export function setUpGame(root) {
     }
   }
 
+  /** The seconds left, counted down while a question is open; it stays as it was between questions. */
   function showTime() {
-    if (!isChallenge) return;
-    const left = deadline === null ? settings.seconds : Math.max(0, Math.ceil((deadline - now()) / 1000));
+    if (!isChallenge || untimed || deadline === null) return;
+    const left = Math.max(0, Math.ceil((deadline - now()) / 1000));
     if (timeOut.textContent !== String(left)) timeOut.textContent = left;
+  }
+
+  const runOut = () => deadline !== null && now() >= deadline;
+
+  /** The countdown starts once the child can see the question: the play area is scrolled into view first. */
+  function startCountdown() {
+    if (!isChallenge || untimed) return;
+    const board = area ?? q(".educat-cops");
+    const box = board.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) board.scrollIntoView({ block: "nearest" });
+    deadline = now() + settings.seconds * 1000;
+    timeOut.textContent = settings.seconds;
+  }
+
+  /** When the area cannot show every item, a round shows the asked one and as many others as fit. */
+  function showRound() {
+    if (mover.capacity >= items.length && mover.shown().length === items.length) return;
+    const others = items.filter((item) => item !== target).sort(() => Math.random() - 0.5);
+    mover.show([target, ...others]);
   }
 
   function ask() {
@@ -66,10 +96,11 @@ export function setUpGame(root) {
       say(target.clip);
     } else {
       target = pick(items);
+      showRound();
       mover.start();
       say(target.dataset.clip);
     }
-    if (isChallenge) deadline = now() + settings.seconds * 1000;
+    startCountdown();
     repeat.hidden = false;
     emit("educat:ask", { item: asked() });
   }
@@ -91,18 +122,23 @@ export function setUpGame(root) {
     });
   }
 
-  /** outcome: "hit", "miss" or "timeout"; tapped: the item, word count or "" tapped. */
-  function answer(outcome, tapped = null) {
+  /**
+   * outcome: "hit", "miss" or "timeout"; `chosen` is the element tapped (none for a timeout or empty space),
+   * `tapped` what it names for the per-item answers (the item, the word count, or "").
+   */
+  function answer(outcome, chosen = null, tapped = null) {
     emit("educat:answer", { item: asked(), tapped, outcome });
-    settle(outcome);
+    settle(outcome, chosen);
     repeat.hidden = !target;
   }
 
-  function settle(outcome) {
+  function settle(outcome, chosen) {
     if (!target) return;
     const word = target;
-    say(outcome === "hit" ? pick(congratulations) : pick(scoldings));
+    mark(chosen, outcome === "hit" ? "right" : "wrong");
+    const feedback = outcome === "hit" ? pick(congratulations) : pick(scoldings);
     if (!isChallenge) {
+      say(feedback);
       if (outcome === "hit") hits += 1; else errors += 1;
       show();
       if (isContaCops) {
@@ -119,13 +155,13 @@ export function setUpGame(root) {
     game = rules.answer(game, outcome);
     deadline = null;
     show();
-    showTime();
     answers.forEach((button) => { button.disabled = true; });
     if (game.phase === "over") {
       target = null;
-      end();
+      end(feedback);
       return;
     }
+    say(feedback);
     const pause = isContaCops ? syllablesAfter + countAfter + 1000 : pauseAfterAnswer;
     if (isContaCops) reveal(word);
     target = null;
@@ -151,12 +187,19 @@ export function setUpGame(root) {
       .catch(() => null);
   }
 
-  function end() {
+  /**
+   * The game is over: the last miss's scolding, then the end said aloud, so the last thing heard is
+   * never only "try again"; a new record gets its celebration before the words.
+   */
+  function end(lastFeedback) {
     mover?.stop();
     repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
     emit("educat:end");
     post(result(0));
+    const ending = newRecord ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.gameOverClip];
+    sayInOrder([lastFeedback, ...ending]);
+    dialog.classList.toggle("is-record", newRecord);
     q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
     q(".educat-end-message").textContent = newRecord ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
     if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
@@ -174,7 +217,8 @@ export function setUpGame(root) {
     // Ready for a new game: counters from zero, the record kept, Pregunta back.
     game = { ...rules.newChallenge(settings, rules.recordOf(game)) };
     show();
-    showTime();
+    if (timeOut) timeOut.textContent = settings.seconds;
+    clearMarks(root);
     question.hidden = false;
     question.focus();
   }
@@ -188,6 +232,7 @@ export function setUpGame(root) {
     if (isChallenge) {
       if (game.phase === "asking") return;
       cancelAll();
+      clearMarks(root);
       game = rules.start(game);
       posted = false;
       startedAt = Date.now();
@@ -199,30 +244,33 @@ export function setUpGame(root) {
       emit("educat:start");
     }
     ask();
-    showTime();
   });
 
-  // A tap lands at once (pointerdown, as the seed's touchesBegan); a key press arrives as a click.
+  // Items and answers are chosen by their click: a tap (access.js turns the press into a click, and
+  // honours the patient's hold, release or dwell), a key, or a switch while scanning.
   const choose = (element) => {
-    if (!target || isContaCops) return;
-    answer(element && element === target ? "hit" : "miss", element?.dataset.item ?? "");
+    if (!target || isContaCops || runOut()) return;
+    answer(element === target ? "hit" : "miss", element, element?.dataset.item ?? "");
   };
-  const area = q(".educat-area");
-  area?.addEventListener("pointerdown", (event) => {
-    if (event.button > 0) return;
-    choose(event.target.closest(".educat-item"));
-  });
   area?.addEventListener("click", (event) => {
-    if (event.detail === 0) choose(event.target.closest(".educat-item"));
+    const item = event.target.closest(".educat-item");
+    if (item) choose(item);
+  });
+  // A tap on empty space is a wrong answer at once, with its cross where the finger landed.
+  area?.addEventListener("pointerdown", (event) => {
+    if (event.button > 0 || event.target.closest(".educat-item") || !target || runOut()) return;
+    const box = area.getBoundingClientRect();
+    markSpot(area, event.clientX - box.left, event.clientY - box.top);
+    answer("miss", null, "");
   });
   answers.forEach((button) => button.addEventListener("click", () => {
-    if (!target) return;
-    answer(Number(button.dataset.answer) === target.count ? "hit" : "miss", button.dataset.answer);
+    if (!target || runOut()) return;
+    answer(Number(button.dataset.answer) === target.count ? "hit" : "miss", button, button.dataset.answer);
   }));
 
   setInterval(() => {
     showTime();
-    if (isChallenge && deadline !== null && target && now() >= deadline) answer("timeout");
+    if (isChallenge && target && deadline !== null && now() >= deadline + zeroShownFor) answer("timeout", null);
   }, 100);
 
   // Leaving: a normal game with answers is a finished game; a challenge under way is abandoned,
@@ -235,6 +283,7 @@ export function setUpGame(root) {
     navigator.sendBeacon(root.dataset.resultUrl, result(isChallenge ? game.lives : undefined));
   });
 
+  setUpAccess(root);
   show();
   window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, {
     state: () => ({
@@ -243,10 +292,11 @@ export function setUpGame(root) {
       answer: isContaCops && target ? target.count : null,
       hits: isChallenge ? game.hits : hits, errors: isChallenge ? game.errors : errors,
       lives: isChallenge ? game.lives : null, record: rules.recordOf(game),
-      time: timeOut ? Number(timeOut.textContent) : null, posted, response: lastResponse,
+      time: timeOut ? Number(timeOut.textContent) : null, posted, response: lastResponse, untimed,
     }),
     frames: () => mover?.frames ?? 0,
     busy: () => mover?.busy ?? 0,
+    shown: () => mover?.shown().map((item) => item.dataset.item) ?? [],
     sample: (n) => Array.from({ length: n }, () => pick(items.length ? items : words)).map((x) => x.dataset?.item ?? x.word),
   });
 }

@@ -3,6 +3,7 @@
 // 1.5 s later the syllables ("CA - SA") and the reading by syllables, 3 s after that the count.
 import { later } from "./clock.js";
 import { say, pick } from "./sound.js";
+import { setUpAccess } from "./play.js";
 
 /** "Lletra lligada": capitals or joined-up lower case, in lessons and games alike. */
 export function setUpCaseToggle(root) {
@@ -18,6 +19,7 @@ export function setUpLesson(root) {
   root.querySelectorAll(".educat-key").forEach((key) => key.addEventListener("click", () => say(key.dataset.clip)));
 
   setUpCaseToggle(root);
+  setUpAccess(root);
 
   const question = root.querySelector(".educat-question");
   if (!question) return;

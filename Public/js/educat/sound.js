@@ -7,12 +7,33 @@ voice.preload = "auto";
 /** Every clip asked for, in order: what tests listen to. */
 export const played = [];
 
-export function say(url) {
-  if (!url) return;
+let queue = [];
+
+function playNow(url) {
   played.push(url);
   voice.pause();
   voice.src = url;
-  voice.play().catch(() => {});
+  // A clip the browser refuses (no gesture yet, a missing file) must not hold back the next one.
+  voice.play().catch(() => setTimeout(next, 0));
+}
+
+function next() {
+  const url = queue.shift();
+  if (url) playNow(url);
+}
+voice.addEventListener("ended", next);
+voice.addEventListener("error", next);
+
+export function say(url) {
+  if (!url) return;
+  queue = [];
+  playNow(url);
+}
+
+/** Several clips one after the other (the last miss, then the end of the game): each in full. */
+export function sayInOrder(urls) {
+  queue = urls.filter(Boolean);
+  next();
 }
 
 /** One of the clips, uniformly at random. */

@@ -46,7 +46,7 @@ enum OfflineRoutes {
         let modules = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".js") && $0 != "educat.js" }.sorted().map { "/js/educat/\($0)" }
         var seen = Set<String>()
-        return ([assets.educatStylesheet, assets.educatScript, "/fonts/ecolier-court.ttf", EduCATContent.tuneURL] + modules
+        return ([assets.educatStylesheet, assets.educatScript, "/fonts/ecolier-court.ttf", EduCATContent.tuneURL, EduCATContent.celebrationURL] + modules
             + pack.spokenTexts.map(pack.clipURL) + pack.words.map { PlanEndpoints.pictogram.path("\($0.pictogram).svg") })
             .filter { seen.insert($0).inserted }
     }

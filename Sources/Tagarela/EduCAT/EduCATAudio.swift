@@ -52,16 +52,30 @@ public enum EduCATAudio {
             }
             if let text = failed.withLock({ $0 }) { throw Failure.clip(text) }
         }
-        total += 1
+        total += 2
         if try makeTune(in: audioDirectory) { generatedCount.withLock { $0 += 1 } }
+        if try makeCelebration(in: audioDirectory) { generatedCount.withLock { $0 += 1 } }
         return Summary(total: total, generated: generatedCount.withLock { $0 })
     }
 
     /// A short, quiet plucked melody that loops cleanly; true when it had to be made.
     static func makeTune(in directory: String) throws -> Bool {
-        let target = directory + "/" + EduCATContent.tuneFile
+        try makePlucked(EduCATContent.tuneFile, notes: ["C4", "E4", "G4", "E4", "F4", "A4", "G4", "E4", "D4", "F4", "E4", "C4", "D4", "G3", "C4", "C4"],
+                        in: directory)
+    }
+
+    /// A new record's celebration: a quick rising arpeggio that ends on a held high note (about 1.6 s),
+    /// so a child who cannot read the pop-up hears that something good happened.
+    static func makeCelebration(in directory: String) throws -> Bool {
+        try makePlucked(EduCATContent.celebrationFile, notes: ["C5", "E5", "G5", "C6", "G5", "C6"], seconds: [0.15, 0.15, 0.15, 0.3, 0.15, 0.7],
+                        gain: -6, in: directory)
+    }
+
+    /// Plucked notes one after the other through sox, then MP3; false when the file was already there.
+    private static func makePlucked(_ file: String, notes: [String], seconds: [Double]? = nil, gain: Int = -9,
+                                    in directory: String) throws -> Bool {
+        let target = directory + "/" + file
         if FileManager.default.fileExists(atPath: target) { return false }
-        let notes = ["C4", "E4", "G4", "E4", "F4", "A4", "G4", "E4", "D4", "F4", "E4", "C4", "D4", "G3", "C4", "C4"]
         let temporary = directory + "/." + UUID().uuidString.lowercased()
         let wav = temporary + ".wav", mp3 = temporary + ".mp3"
         defer {
@@ -71,7 +85,7 @@ public enum EduCATAudio {
         var arguments = ["-n", "-r", "22050", "-c", "1", wav]
         for (index, note) in notes.enumerated() {
             if index > 0 { arguments.append(":") }
-            arguments += ["synth", "0.4", "pluck", note, "gain", "-9"]
+            arguments += ["synth", String(seconds?[index] ?? 0.4), "pluck", note, "gain", String(gain)]
         }
         guard ProcessRunner.succeeds("/usr/bin/sox", arguments, timeLimit: ProcessRunner.TimeLimit.speech, outputs: [wav]),
               ProcessRunner.succeeds(SpeechAudio.ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", wav, "-codec:a", "libmp3lame", "-q:a", "7", mp3],

@@ -63,9 +63,15 @@ struct EduCATPack: Decodable, Sendable {
         }
     }
 
+    /// The end of a game said aloud: the pop-up's title and message, in lower case so the voice reads
+    /// words rather than spelling capitals.
+    var gameOverSpeech: String { (label("gameOverTitle") + " " + label("gameOverMessage")).lowercased() }
+    var newRecordSpeech: String { (label("newRecordTitle") + " " + label("newRecordMessage")).lowercased() }
+
     /// Every text the voice says in this pack, each once.
     var spokenTexts: [String] {
         var texts = numbers.map(\.spoken) + alphabet.map(\.spoken) + extraLetterItems.map(\.spoken) + congratulations + scoldings
+            + [gameOverSpeech, newRecordSpeech]
         texts += help.keys.sorted().compactMap { help[$0] } + [information]
         texts += words.flatMap { [$0.word, $0.syllabifiedReading] }
         var seen = Set<String>()
@@ -114,6 +120,9 @@ struct EduCATContent: Sendable {
     /// The background tune made by sox (see EduCATAudio); a fixed name, versioned by hand.
     static let tuneFile = "educat-tune-v1.mp3"
     static var tuneURL: String { PlanEndpoints.audio.path(tuneFile) }
+    /// The celebration of a new record (sox, see EduCATAudio); versioned by hand like the tune.
+    static let celebrationFile = "educat-celebration-v1.mp3"
+    static var celebrationURL: String { PlanEndpoints.audio.path(celebrationFile) }
 
     let packs: [String: EduCATPack]
 

@@ -107,13 +107,15 @@ struct EduCATLessonPage: PageModel {
     let isContaCops: Bool
     let words: [EduCATWordView]
     let questionLabel: String
+    let play: EduCATPlayView
 
     /// The numbers lesson pairs each digit with as many dots.
     let hasQuantities: Bool
     let levelKey: String
 
-    init(area: EduCATArea, pack: EduCATPack, level: EduCATLevel, bar: EduCATBar) {
+    init(area: EduCATArea, pack: EduCATPack, level: EduCATLevel, bar: EduCATBar, play: EduCATPlayView) {
         self.bar = bar
+        self.play = play
         self.area = area.rawValue
         // The lesson teaches the area's items; the alphabet's own letters (ç, l·l, ny, à…) and the added
         // ones from the level that asks them.
@@ -159,10 +161,12 @@ struct EduCATGamePage: PageModel {
     let speed: String
     let untimed: Bool
     let answersURL = EduCATEndpoints.postAnswers.path()
+    let play: EduCATPlayView
 
     init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, level: EduCATLevel, settings: EduCATSettings, record: Int,
-         bar: EduCATBar) {
+         bar: EduCATBar, play: EduCATPlayView) {
         self.bar = bar
+        self.play = play
         self.area = area.rawValue
         self.mode = mode.rawValue
         isChallenge = mode == .challenge

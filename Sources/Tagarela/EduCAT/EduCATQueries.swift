@@ -11,6 +11,8 @@ enum EduCATQueries {
         let records: [EduCATArea: Int]
         let levels: [EduCATArea: Int]
         let added: [EduCATStore.AddedItem]
+        /// The patient's access method (scanning, hold, dwell), the same as on the boards.
+        let access: AccessView
     }
 
     static func player(patientId: Int64, interface: String, _ db: Database) throws -> Player {
@@ -18,7 +20,8 @@ enum EduCATQueries {
         let language = try packLanguage(patientId: patientId, chosen: settings.language, interface: interface, db)
         return Player(settings: settings, language: language, records: try EduCATStore.records(patientId: patientId, db),
                       levels: try EduCATStore.levels(patientId: patientId, db),
-                      added: try EduCATStore.addedItems(patientId: patientId, db).filter { $0.language == language })
+                      added: try EduCATStore.addedItems(patientId: patientId, db).filter { $0.language == language },
+                      access: try AccessView.forPatient(patientId, db))
     }
 
     /// See `EduCATLanguage.pack`: the clinician's choice, the patient's language, a tutor's, the interface's.

@@ -90,7 +90,8 @@ enum EduCATRoutes {
         case "lesson":
             return .page("educat/lesson", title: "educat_title", EduCATLessonPage(
                 area: area, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1), bar: EduCATBar(pack, title: pack.label(area.labelKey) + " · " + pack.label("lesson"), back: back,
-                                                       help: area == .contaCops ? .contaCopsLesson : .lesson, context.t)))
+                                                       help: area == .contaCops ? .contaCopsLesson : .lesson, context.t),
+                play: EduCATPlayView(pack: pack, access: player.access)))
         case "game", "challenge":
             let mode: EduCATMode = mode == "game" ? .normal : .challenge
             let help: EduCATScreen = mode == .challenge ? .challenge : area == .contaCops ? .contaCopsGame : .game
@@ -98,7 +99,8 @@ enum EduCATRoutes {
             return .page("educat/game", title: "educat_title", EduCATGamePage(
                 area: area, mode: mode, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1),
                 settings: player.settings, record: player.records[area] ?? 0,
-                bar: EduCATBar(pack, title: title, back: back, help: help, context.t)))
+                bar: EduCATBar(pack, title: title, back: back, help: help, context.t),
+                play: EduCATPlayView(pack: pack, access: player.access)))
         default:
             throw AppError.notFound
         }
