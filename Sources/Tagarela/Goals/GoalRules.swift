@@ -135,10 +135,10 @@ enum GoalRules {
             return reaches(measured, target, direction) ? .met : .missed
         case (.weekly, .during(let elapsed, _)):
             if let measured, reaches(measured, target, direction) { return .onTrack }
-            if elapsed < graceDays, (measured ?? 0) == 0 { return .notStarted }
+            if elapsed <= graceDays, (measured ?? 0) == 0 { return .notStarted }
             return .behind
         case (.average, .during(let elapsed, _)):
-            guard let measured else { return elapsed < graceDays ? .notStarted : .behind }
+            guard let measured else { return elapsed <= graceDays ? .notStarted : .behind }
             return reaches(measured, target, direction) ? .onTrack : .behind
         case (.reach, .during(let elapsed, let total)):
             guard let measured else { return .notStarted }
