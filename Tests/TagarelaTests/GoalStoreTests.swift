@@ -290,6 +290,7 @@ import Testing
             return try GoalQueries.progress(ofPatients: patients, today: today, db)
         }
         let elapsed = Date().timeIntervalSince(started)
+        print("goal progress of 500 patients (2 500 goals): \(statements) statements, \(Int(elapsed * 1000)) ms")
         #expect(progress.count == 500 && progress.values.allSatisfy { $0.count == 5 })
         #expect(progress[patients[0]]?.first?.measured == 1)
         #expect(statements <= 12, "\(statements) statements")
