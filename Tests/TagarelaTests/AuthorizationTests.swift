@@ -70,6 +70,13 @@ import Testing
         ("/patient-mode/exit", ["carla-mode": 200], 403),
         ("/patients/{Carla Costa}/nutrition", ["nadia": 200, "ana": 403], 403),
         ("/foods", ["nadia": 200], 403),
+        ("/patients/{Carla Costa}/goals", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404], 403),
+        ("/patients/{Davi Alves}/goals", ["ana": 200, "nadia": 404, "bruno": 404, "beatriz": 200], 403),
+        ("/patients/{Elisa Martins}/goals", ["ana": 404, "nadia": 200, "bruno": 404, "beatriz": 404], 403),
+        ("/patients/{Carla Costa}/goals/new", ["ana": 200, "nadia": 200], 403),
+        ("/patients/{Carla Costa}/goals/new?kind=adherence", ["ana": 403, "nadia": 200], 403),
+        ("/patients/{Davi Alves}/goals/new", ["ana": 200, "nadia": 404], 403),
+        ("/my-goals", ["elisa": 200, "carla-mode": 200], 403),
     ]
 
     @Test func everyRoleSeesOnlyItsPagesAndItsPeople() async throws {
@@ -118,7 +125,22 @@ import Testing
         ("bruno", "/patients", [("displayName", "New patient")], 403),
         ("carla-mode", "/patients", [("displayName", "New patient")], 403),
         ("nadia", "/admin/staff", [("displayName", "X"), ("username", "xyz"), ("role", "admin")], 403),
+        ("ana", "/patients/{Carla Costa}/goals", Self.goal("adherence"), 403),
+        ("nadia", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
+        ("nadia", "/patients/{Davi Alves}/goals", Self.goal("adherence"), 404),
+        ("ana", "/patients/{Elisa Martins}/goals", Self.goal("sentences"), 404),
+        ("bruno", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
+        ("beatriz", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
+        ("elisa", "/patients/{Elisa Martins}/goals", Self.goal("adherence"), 403),
+        ("carla-mode", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
+        ("dani", "/patients/{Carla Costa}/goals", Self.goal("adherence"), 403),
     ]
+
+    /// A goal form that would be stored if the request were allowed.
+    static func goal(_ kind: String) -> [(String, String)] {
+        [("kind", kind), ("title", "Refused goal"), ("minWords", "2"), ("target", "3"), ("startsOn", "2026-11-01"),
+         ("endsOn", "2026-11-30")]
+    }
 
     @Test func refusedPostsChangeNothing() async throws {
         let world = try await World()

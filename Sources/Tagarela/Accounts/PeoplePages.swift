@@ -89,6 +89,7 @@ struct PatientPage: Encodable, Sendable {
     let accessURL: String
     let educatURL: String
     let nutritionURL: String
+    let goalsURL: String
     let inviteURL: String
     /// Both tutor forms post here: a new tutor, or a request to an existing one.
     let addTutorURL: String
@@ -135,6 +136,7 @@ struct PatientPage: Encodable, Sendable {
         accessURL = AccessEndpoints.show.path(id)
         educatURL = EduCATEndpoints.results.path(id)
         nutritionURL = NutritionEndpoints.review.path(id)
+        goalsURL = GoalEndpoints.list.path(id)
         inviteURL = PeopleEndpoints.invite.path(id)
         addTutorURL = PeopleEndpoints.addTutor.path(id)
     }

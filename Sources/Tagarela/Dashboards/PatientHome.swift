@@ -110,6 +110,7 @@ struct PatientDashboard: PageModel {
     let earlierPending: String?
     let hasPending: Bool
     let checkInURL = CheckInEndpoints.showCheckIn.path()
+    let goalsURL = GoalEndpoints.mine.path()
     /// Meal history and weight.
     let nutritionLinks: [Tile]
     // Stored, not computed: templates see a view model's stored properties only.

@@ -21,12 +21,260 @@ struct GoalProgress: Sendable, Equatable {
     let unitKey: String
     /// The ISO date the clinician set to review the goal.
     let reviewDate: String?
+    /// The goal's kind, and its last day (ISO).
+    var kind: GoalKind = .symbolTaps
+    var endsOn: String = ""
+    /// Where a `reach` goal started from (the measure before the period), when known.
+    var baseline: Double? = nil
+    /// How far along, 0…1, for a progress bar.
+    var fraction: Double = 0
 }
 
 enum GoalQueries {
     /// The open goals of these patients with their measure and status on `today` (an ISO date in the
     /// clinic's time zone), keyed by patient. Patients without goals are absent.
+    ///
+    /// One query for the goals, then one aggregate query per kind present (never one per goal), so the
+    /// worklist of 500 patients costs a handful of queries.
     static func progress(ofPatients patientIds: [Int64], today: String, _ db: Database) throws -> [Int64: [GoalProgress]] {
-        [:]
+        guard !patientIds.isEmpty else { return [:] }
+        var goals: [Goal] = []
+        for chunk in patientIds.chunked(500) {
+            goals += try Goal.fetchAll(db, sql: """
+                SELECT * FROM goal WHERE closedAt IS NULL AND patientId IN (\(placeholders(chunk.count)))
+                ORDER BY endsOn, id
+                """, arguments: StatementArguments(chunk))
+        }
+        let measured = try measure(goals, today: today, db)
+        var result: [Int64: [GoalProgress]] = [:]
+        for goal in goals {
+            result[goal.patientId, default: []].append(measured[goal.id!] ?? progress(of: goal, measured: nil, baseline: nil, today: today))
+        }
+        return result
+    }
+
+    /// The progress of each goal (open or closed), keyed by goal id.
+    static func measure(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: GoalProgress] {
+        guard !goals.isEmpty else { return [:] }
+        let offset = try Int.fetchOne(db, sql: "SELECT offsetSeconds FROM tapDayZone") ?? 0
+        var values: [Int64: (measured: Double?, baseline: Double?)] = [:]
+        let byKind = Dictionary(grouping: goals, by: \.goalKind)
+        for (kind, goals) in byKind {
+            switch kind {
+            case .symbolTaps, .categoryTaps, .sentences, .independentTaps:
+                try weekly(kind, goals, today: today, offset: offset, db).forEach { values[$0.key] = ($0.value, nil) }
+            case .gameHits:
+                try games(goals, today: today, offset: offset, db).forEach { values[$0.key] = ($0.value, nil) }
+            case .adherence:
+                try adherence(goals, today: today, db).forEach { values[$0.key] = ($0.value, nil) }
+            case .bodyMeasure:
+                try body(goals, today: today, db).forEach { values[$0.key] = $0.value }
+            }
+        }
+        var result: [Int64: GoalProgress] = [:]
+        for goal in goals {
+            let value = values[goal.id!]
+            result[goal.id!] = progress(of: goal, measured: value?.measured ?? nil, baseline: value?.baseline ?? nil, today: today)
+        }
+        return result
+    }
+
+    static func progress(of goal: Goal, measured: Double?, baseline: Double?, today: String) -> GoalProgress {
+        let status = GoalRules.status(goal.style, period: goal.period, today: today, measured: measured, target: goal.target,
+                                      direction: goal.goalDirection, baseline: baseline)
+        return GoalProgress(goalId: goal.id!, patientId: goal.patientId, title: goal.title, status: status, measured: measured,
+                            target: goal.target, unitKey: goal.unitKey, reviewDate: goal.reviewOn, kind: goal.goalKind,
+                            endsOn: goal.endsOn, baseline: baseline,
+                            fraction: GoalRules.fraction(goal.style, measured: measured, target: goal.target,
+                                                         direction: goal.goalDirection, baseline: baseline))
+    }
+
+    // MARK: - One aggregate query per kind
+
+    /// A table of goals with their window, as a `WITH w(...) AS (VALUES …)` prefix and its arguments.
+    private struct Window {
+        let goal: Goal
+        let days: ClosedRange<String>
+        let from: Date
+        let until: Date
+    }
+
+    private static func windows(_ goals: [Goal], today: String, offset: Int, weekly: Bool) -> [Window] {
+        goals.compactMap { goal in
+            guard let days = weekly ? GoalRules.weekWindow(goal.period, today: today) : GoalRules.periodWindow(goal.period, today: today)
+            else { return nil }
+            let instants = GoalRules.instants(of: days, offsetSeconds: offset)
+            return Window(goal: goal, days: days, from: instants.from, until: instants.until)
+        }
+    }
+
+    /// Runs `select` (which reads the CTE `w(goalId, patientId, param, mode, fromDay, toDay, fromAt, untilAt)`)
+    /// over `windows` in chunks, returning its rows.
+    private static func rows(_ windows: [Window], param: (Goal) -> DatabaseValueConvertible?, mode: (Goal) -> String? = { _ in nil },
+                             _ select: String, _ db: Database) throws -> [Row] {
+        var rows: [Row] = []
+        for chunk in windows.chunked(500) {
+            var arguments = StatementArguments()
+            for window in chunk {
+                _ = arguments.append(contentsOf: [window.goal.id, window.goal.patientId, param(window.goal), mode(window.goal),
+                                                  window.days.lowerBound, window.days.upperBound, window.from, window.until])
+            }
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            rows += try Row.fetchAll(db, sql: """
+                WITH w(goalId, patientId, param, mode, fromDay, toDay, fromAt, untilAt) AS (VALUES \(values))
+                \(select)
+                """, arguments: arguments)
+        }
+        return rows
+    }
+
+    private static func weekly(_ kind: GoalKind, _ goals: [Goal], today: String, offset: Int, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, offset: offset, weekly: true)
+        let days = Dictionary(uniqueKeysWithValues: windows.map { ($0.goal.id!, GoalRules.days(from: $0.days.lowerBound, to: $0.days.upperBound)) })
+        let select: String
+        let param: (Goal) -> DatabaseValueConvertible?
+        switch kind {
+        case .symbolTaps:
+            param = { $0.symbolId }
+            select = """
+                SELECT w.goalId, coalesce(sum(t.n), 0), 0 FROM w
+                LEFT JOIN tapDay t ON t.patientId = w.patientId AND t.day BETWEEN w.fromDay AND w.toDay AND t.symbolId = w.param
+                GROUP BY w.goalId
+                """
+        case .categoryTaps:
+            param = { $0.categoryId }
+            select = """
+                SELECT w.goalId, coalesce(sum(t.n), 0), 0 FROM w
+                LEFT JOIN tapDay t ON t.patientId = w.patientId AND t.day BETWEEN w.fromDay AND w.toDay
+                     AND t.symbolId IN (SELECT id FROM symbol WHERE categoryId = w.param)
+                GROUP BY w.goalId
+                """
+        case .independentTaps:
+            param = { _ in nil }
+            select = """
+                SELECT w.goalId, coalesce(sum(CASE WHEN t.assistedBy = 0 THEN t.n END), 0), coalesce(sum(t.n), 0) FROM w
+                LEFT JOIN tapDay t ON t.patientId = w.patientId AND t.day BETWEEN w.fromDay AND w.toDay
+                GROUP BY w.goalId
+                """
+        default:
+            param = { $0.minWords ?? 1 }
+            select = """
+                SELECT w.goalId, count(s.id), 0 FROM w
+                LEFT JOIN sentence s ON s.patientId = w.patientId AND s.at >= w.fromAt AND s.at < w.untilAt AND s.wordCount >= w.param
+                GROUP BY w.goalId
+                """
+        }
+        var result: [Int64: Double?] = [:]
+        for row in try rows(windows, param: param, select, db) {
+            let id: Int64 = row[0], count: Int = row[1], total: Int = row[2]
+            result[id] = kind == .independentTaps ? GoalRules.percent(count, of: total)
+                : GoalRules.weeklyRate(count: count, days: days[id] ?? 7)
+        }
+        return result
+    }
+
+    private static func games(_ goals: [Goal], today: String, offset: Int, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, offset: offset, weekly: false)
+        let aggregates = Dictionary(uniqueKeysWithValues: goals.map { ($0.id!, $0.gameAggregate) })
+        var result: [Int64: Double?] = [:]
+        for row in try rows(windows, param: { $0.gameArea }, mode: { $0.gameMode }, """
+            SELECT w.goalId, max(r.hits), avg(r.hits), count(r.id) FROM w
+            LEFT JOIN educatResult r ON r.patientId = w.patientId AND r.area = w.param AND (w.mode IS NULL OR r.mode = w.mode)
+                 AND r.playedAt >= w.fromAt AND r.playedAt < w.untilAt
+            GROUP BY w.goalId
+            """, db) {
+            let id: Int64 = row[0], played: Int = row[3]
+            guard played > 0 else { result[id] = .some(nil); continue }
+            result[id] = aggregates[id] == .average ? (row[2] as Double) : Double(row[1] as Int)
+        }
+        return result
+    }
+
+    private static func adherence(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, offset: 0, weekly: false)
+        var result: [Int64: Double?] = [:]
+        for row in try rows(windows, param: { _ in nil }, """
+            SELECT w.goalId, coalesce(sum(m.status = 'fulfilled'), 0), count(m.id) FROM w
+            LEFT JOIN meal m ON m.patientId = w.patientId AND m.date BETWEEN w.fromDay AND w.toDay AND m.status <> 'pending'
+            GROUP BY w.goalId
+            """, db) {
+            result[row[0]] = GoalRules.percent(row[1], of: row[2])
+        }
+        return result
+    }
+
+    /// Body measures: every evaluation (and, for weight, every weighing) of the patients concerned, read
+    /// in four queries; % fat is computed by the body-composition rules, within the goal's protocol.
+    private static func body(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: (measured: Double?, baseline: Double?)] {
+        let patients = Array(Set(goals.map(\.patientId)))
+        var readings: [Int64: [BodyMeasureKey: [GoalRules.BodyReading]]] = [:]
+        for chunk in patients.chunked(500) {
+            let marks = placeholders(chunk.count)
+            let evaluations = try Evaluation.fetchAll(db, sql: "SELECT * FROM evaluation WHERE patientId IN (\(marks)) AND takenOn <= ?",
+                                                      arguments: StatementArguments(chunk) + [today])
+            let ids = evaluations.compactMap(\.id)
+            var folds: [Int64: [SkinfoldSite: [Double]]] = [:]
+            var perimeters: [Int64: [PerimeterSite: Double]] = [:]
+            for idChunk in ids.chunked(500) where !idChunk.isEmpty {
+                for reading in try SkinfoldReading.fetchAll(db, sql: """
+                    SELECT * FROM skinfoldReading WHERE evaluationId IN (\(placeholders(idChunk.count))) ORDER BY reading
+                    """, arguments: StatementArguments(idChunk)) {
+                    if let site = SkinfoldSite(rawValue: reading.site) {
+                        folds[reading.evaluationId, default: [:]][site, default: []].append(Double(reading.tenthsMm) / 10)
+                    }
+                }
+                for perimeter in try PerimeterMeasure.fetchAll(db, sql: """
+                    SELECT * FROM perimeter WHERE evaluationId IN (\(placeholders(idChunk.count)))
+                    """, arguments: StatementArguments(idChunk)) {
+                    if let site = PerimeterSite(rawValue: perimeter.site) { perimeters[perimeter.evaluationId, default: [:]][site] = Double(perimeter.mm) / 10 }
+                }
+            }
+            for evaluation in evaluations {
+                let details = EvaluationDetails(evaluation: evaluation, skinfolds: folds[evaluation.id!] ?? [:],
+                                                perimeters: perimeters[evaluation.id!] ?? [:])
+                var byKey = readings[evaluation.patientId] ?? [:]
+                byKey[.weight, default: []].append(.init(takenOn: evaluation.takenOn, skinfoldProtocol: nil, value: details.weightKg))
+                if let fat = details.result?.percentFat {
+                    byKey[.percentFat, default: []].append(.init(takenOn: evaluation.takenOn, skinfoldProtocol: evaluation.skinfoldProtocol,
+                                                                 value: fat))
+                }
+                for (site, cm) in details.perimeters {
+                    byKey[.perimeter(site.rawValue), default: []].append(.init(takenOn: evaluation.takenOn, skinfoldProtocol: nil, value: cm))
+                }
+                readings[evaluation.patientId] = byKey
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT patientId, measuredOn, grams FROM weightEntry WHERE patientId IN (\(marks)) AND measuredOn <= ?
+                """, arguments: StatementArguments(chunk) + [today]) {
+                readings[row[0], default: [:]][.weight, default: []]
+                    .append(.init(takenOn: row[1], skinfoldProtocol: nil, value: Double(row[2] as Int) / 1000))
+            }
+        }
+        var result: [Int64: (measured: Double?, baseline: Double?)] = [:]
+        for goal in goals {
+            let key: BodyMeasureKey = switch goal.bodyMeasure {
+            case .weight: .weight
+            case .percentFat: .percentFat
+            case .perimeter: .perimeter(goal.perimeterSite ?? "")
+            }
+            let values = GoalRules.bodyValues(readings[goal.patientId]?[key] ?? [],
+                                              protocol: goal.bodyMeasure == .percentFat ? goal.skinfoldProtocol ?? "" : nil,
+                                              period: goal.period, today: today)
+            result[goal.id!] = (values.latest, values.baseline)
+        }
+        return result
+    }
+
+    private enum BodyMeasureKey: Hashable { case weight, percentFat, perimeter(String) }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
+    }
+}
+
+extension Array {
+    /// The array cut into pieces of at most `size` (SQLite binds a bounded number of arguments).
+    func chunked(_ size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
 }

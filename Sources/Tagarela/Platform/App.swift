@@ -46,6 +46,7 @@ public final class App: Responder {
         + SentenceRoutes.templates
         + AccessRoutes.templates
         + EduCATRoutes.templates
+        + GoalRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -68,6 +69,7 @@ public final class App: Responder {
         OfflineRoutes.add(to: &router)
         AccessRoutes.add(to: &router)
         EduCATRoutes.add(to: &router)
+        GoalRoutes.add(to: &router)
         return router
     }
 

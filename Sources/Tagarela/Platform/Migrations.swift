@@ -20,6 +20,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 access v2 display: theme and text size", migrate: AccessSchema.v2Display)
         migrator.registerMigration("2026-11 educat levels, answers and content sets", migrate: EduCATSchema.v2Levels)
         migrator.registerMigration("2026-11 word forms: a symbol's grammar and forms", migrate: WordFormsSchema.v1)
+        migrator.registerMigration("2026-11 goals", migrate: GoalSchema.v1)
         return migrator
     }
 }

@@ -1,0 +1,168 @@
+import Foundation
+
+/// How a goal is going, from plain values: the period, today, what was measured. Pure; dates are ISO
+/// strings of the clinic's calendar (`2026-11-21`), which compare in calendar order.
+enum GoalRules {
+    /// A goal runs from its first to its last day, both included.
+    struct Period: Sendable, Equatable {
+        let startsOn: String
+        let endsOn: String
+    }
+
+    /// How a kind of goal is judged.
+    enum Style: Sendable, Equatable {
+        /// A habit per week (taps, sentences, taps alone): the last 7 days against the target; at the
+        /// end, the period's last 7 days decide.
+        case weekly
+        /// A figure over the whole period so far (adherence, average game hits).
+        case average
+        /// A value to reach by the last day (best game hits, a body measure): met as soon as the latest
+        /// measure reaches it; on the way, compared with a straight line from the baseline to the target.
+        case reach
+    }
+
+    /// The first days of a goal are a grace period: nothing measured yet is "not started", not "behind".
+    static let graceDays = 7
+
+    enum Phase: Sendable, Equatable {
+        case before
+        /// `elapsed` counts the first day as 1; `total` is the period's length in days.
+        case during(elapsed: Int, total: Int)
+        case after
+    }
+
+    static func phase(_ period: Period, today: String) -> Phase {
+        if today < period.startsOn { return .before }
+        if today > period.endsOn { return .after }
+        return .during(elapsed: days(from: period.startsOn, to: today), total: days(from: period.startsOn, to: period.endsOn))
+    }
+
+    /// The number of days from `first` to `last`, both included.
+    static func days(from first: String, to last: String) -> Int {
+        guard let a = ISODate.dayNumber(first), let b = ISODate.dayNumber(last) else { return 0 }
+        return b - a + 1
+    }
+
+    /// The days a weekly goal measures: the 7 days ending today (or the period's last day once it is
+    /// over), never before the period's first day; nil before the period begins.
+    static func weekWindow(_ period: Period, today: String) -> ClosedRange<String>? {
+        guard today >= period.startsOn else { return nil }
+        let last = min(today, period.endsOn)
+        return max(period.startsOn, ISODate.adding(-6, to: last))...last
+    }
+
+    /// The days a period goal measures: from the first day up to today (or the last day); nil before it begins.
+    static func periodWindow(_ period: Period, today: String) -> ClosedRange<String>? {
+        guard today >= period.startsOn else { return nil }
+        return period.startsOn...min(today, period.endsOn)
+    }
+
+    /// The instants that bound clinic days `days` (first day's midnight, and the midnight after the last
+    /// day), for a clinic `offsetSeconds` east of UTC: a tap at 23:30 in São Paulo belongs to that day,
+    /// though it is stored on the next day in UTC.
+    static func instants(of days: ClosedRange<String>, offsetSeconds: Int) -> (from: Date, until: Date) {
+        let first = Double(ISODate.dayNumber(days.lowerBound) ?? 0) * 86_400 - Double(offsetSeconds)
+        let last = Double((ISODate.dayNumber(days.upperBound) ?? 0) + 1) * 86_400 - Double(offsetSeconds)
+        return (Date(timeIntervalSince1970: first), Date(timeIntervalSince1970: last))
+    }
+
+    // MARK: - Measures
+
+    /// A count over `days` days as a rate per week: a goal that began 3 days ago is not held to 7 days.
+    static func weeklyRate(count: Int, days: Int) -> Double {
+        guard days > 0 else { return 0 }
+        return days >= 7 ? Double(count) : Double(count) * 7 / Double(days)
+    }
+
+    /// `part` of `whole` in %, or nil when there is nothing to divide.
+    static func percent(_ part: Int, of whole: Int) -> Double? {
+        whole > 0 ? Double(part) * 100 / Double(whole) : nil
+    }
+
+    /// A game goal's figure: the best or the average hits of the games played.
+    static func gameValue(hits: [Int], _ aggregate: GameAggregate) -> Double? {
+        guard !hits.isEmpty else { return nil }
+        switch aggregate {
+        case .best: return Double(hits.max()!)
+        case .average: return Double(hits.reduce(0, +)) / Double(hits.count)
+        }
+    }
+
+    /// One value of a body measure, from an evaluation (with its skinfold protocol) or a weighing.
+    struct BodyReading: Sendable, Equatable {
+        let takenOn: String
+        /// The skinfold protocol of a % fat value; nil for weight and perimeters.
+        let skinfoldProtocol: String?
+        let value: Double
+    }
+
+    /// The baseline (the latest reading before the period, else its first) and the latest reading in the
+    /// period so far. A % fat goal reads only its own protocol: equations disagree by several points, so a
+    /// change of protocol is not progress.
+    static func bodyValues(_ readings: [BodyReading], protocol skinfoldProtocol: String?, period: Period,
+                           today: String) -> (baseline: Double?, latest: Double?) {
+        let usable = readings
+            .filter { skinfoldProtocol == nil || $0.skinfoldProtocol == skinfoldProtocol }
+            .sorted { $0.takenOn < $1.takenOn }
+        let last = min(today, period.endsOn)
+        let inPeriod = usable.filter { $0.takenOn >= period.startsOn && $0.takenOn <= last }
+        let before = usable.last { $0.takenOn < period.startsOn }
+        return ((before ?? inPeriod.first)?.value, inPeriod.last?.value)
+    }
+
+    // MARK: - Status
+
+    static func reaches(_ value: Double, _ target: Double, _ direction: GoalDirection) -> Bool {
+        switch direction {
+        case .atLeast: value >= target - 1e-9
+        case .atMost: value <= target + 1e-9
+        }
+    }
+
+    /// The status of a goal on `today`. `measured` is the value in the goal's unit (nil when nothing
+    /// was measured); `baseline` is where a `reach` goal started from (0 for games when nil).
+    static func status(_ style: Style, period: Period, today: String, measured: Double?, target: Double,
+                       direction: GoalDirection = .atLeast, baseline: Double? = nil) -> GoalStatus {
+        let phase = phase(period, today: today)
+        switch (style, phase) {
+        case (_, .before):
+            return .notStarted
+        case (.weekly, .after), (.average, .after):
+            guard let measured else { return .missed }
+            return reaches(measured, target, direction) ? .met : .missed
+        case (.reach, .after):
+            guard let measured else { return .missed }
+            return reaches(measured, target, direction) ? .met : .missed
+        case (.weekly, .during(let elapsed, _)):
+            if let measured, reaches(measured, target, direction) { return .onTrack }
+            if elapsed <= graceDays, (measured ?? 0) == 0 { return .notStarted }
+            return .behind
+        case (.average, .during(let elapsed, _)):
+            guard let measured else { return elapsed <= graceDays ? .notStarted : .behind }
+            return reaches(measured, target, direction) ? .onTrack : .behind
+        case (.reach, .during(let elapsed, let total)):
+            guard let measured else { return .notStarted }
+            if reaches(measured, target, direction) { return .met }
+            let start = baseline ?? 0
+            let expected = start + (target - start) * Double(elapsed) / Double(max(total, 1))
+            return reaches(measured, expected, direction) ? .onTrack : .behind
+        }
+    }
+
+    /// How far along a goal is, 0…1, for a progress bar: measured against target (from the baseline for `reach`).
+    static func fraction(_ style: Style, measured: Double?, target: Double, direction: GoalDirection,
+                         baseline: Double?) -> Double {
+        guard let measured else { return 0 }
+        let value: Double
+        switch (style, direction) {
+        case (.reach, _):
+            guard let baseline, abs(target - baseline) > 1e-9 else {
+                return reaches(measured, target, direction) ? 1 : (direction == .atLeast && target > 0 ? measured / target : 0)
+            }
+            value = (measured - baseline) / (target - baseline)
+        case (_, .atLeast): value = target > 0 ? measured / target : 1
+        case (_, .atMost): value = measured > 0 ? target / measured : 1
+        }
+        return min(1, max(0, value))
+    }
+}

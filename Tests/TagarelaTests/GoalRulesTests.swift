@@ -1,0 +1,186 @@
+import Foundation
+@testable import Tagarela
+import Testing
+
+/// The pure rules of goals: windows, measures and status, for every kind's style, at the boundaries.
+@Suite struct GoalRulesTests {
+    let november = GoalRules.Period(startsOn: "2026-11-01", endsOn: "2026-11-30")
+
+    // MARK: Phases and windows
+
+    @Test func theFirstAndLastDayBelongToThePeriod() {
+        #expect(GoalRules.phase(november, today: "2026-10-31") == .before)
+        #expect(GoalRules.phase(november, today: "2026-11-01") == .during(elapsed: 1, total: 30))
+        #expect(GoalRules.phase(november, today: "2026-11-30") == .during(elapsed: 30, total: 30))
+        #expect(GoalRules.phase(november, today: "2026-12-01") == .after)
+    }
+
+    @Test func aWeekWindowIsTheLastSevenDaysNeverBeforeTheStartNorAfterTheEnd() {
+        #expect(GoalRules.weekWindow(november, today: "2026-10-31") == nil)
+        #expect(GoalRules.weekWindow(november, today: "2026-11-01") == "2026-11-01"..."2026-11-01")
+        #expect(GoalRules.weekWindow(november, today: "2026-11-03") == "2026-11-01"..."2026-11-03")
+        #expect(GoalRules.weekWindow(november, today: "2026-11-20") == "2026-11-14"..."2026-11-20")
+        #expect(GoalRules.weekWindow(november, today: "2027-01-15") == "2026-11-24"..."2026-11-30", "the period's last week once over")
+        let short = GoalRules.Period(startsOn: "2026-11-10", endsOn: "2026-11-12")
+        #expect(GoalRules.weekWindow(short, today: "2026-11-20") == "2026-11-10"..."2026-11-12")
+    }
+
+    @Test func aPeriodWindowRunsFromTheFirstDayToTodayOrTheEnd() {
+        #expect(GoalRules.periodWindow(november, today: "2026-10-01") == nil)
+        #expect(GoalRules.periodWindow(november, today: "2026-11-15") == "2026-11-01"..."2026-11-15")
+        #expect(GoalRules.periodWindow(november, today: "2026-12-15") == "2026-11-01"..."2026-11-30")
+    }
+
+    /// A clinic day in São Paulo (UTC−3) runs from 03:00 UTC to 03:00 UTC the next day: a tap at 23:30
+    /// local time, stored as 02:30 UTC the next day, belongs to the local day.
+    @Test func dayBoundsFollowTheClinicsOffset() throws {
+        let offset = -3 * 3600
+        let bounds = GoalRules.instants(of: "2026-11-20"..."2026-11-20", offsetSeconds: offset)
+        let utc = ISO8601DateFormatter()
+        #expect(bounds.from == utc.date(from: "2026-11-20T03:00:00Z"))
+        #expect(bounds.until == utc.date(from: "2026-11-21T03:00:00Z"))
+        let lateTap = try #require(utc.date(from: "2026-11-21T02:30:00Z"))
+        #expect(lateTap >= bounds.from && lateTap < bounds.until)
+        #expect(ISODate.string(lateTap, timeZone: TimeZone(identifier: "America/Sao_Paulo")!) == "2026-11-20")
+        // East of UTC the day starts the evening before, in UTC.
+        let tokyo = GoalRules.instants(of: "2026-11-20"..."2026-11-21", offsetSeconds: 9 * 3600)
+        #expect(tokyo.from == utc.date(from: "2026-11-19T15:00:00Z"))
+        #expect(tokyo.until == utc.date(from: "2026-11-21T15:00:00Z"))
+    }
+
+    // MARK: Measures
+
+    @Test func aShortWindowIsScaledToAWeek() {
+        #expect(GoalRules.weeklyRate(count: 12, days: 7) == 12)
+        #expect(GoalRules.weeklyRate(count: 3, days: 1) == 21)
+        #expect(GoalRules.weeklyRate(count: 0, days: 3) == 0)
+        #expect(GoalRules.weeklyRate(count: 5, days: 0) == 0)
+    }
+
+    @Test func sharesNeedSomethingToDivide() {
+        #expect(GoalRules.percent(1, of: 4) == 25)
+        #expect(GoalRules.percent(0, of: 0) == nil, "no taps: nothing measured, not 0 %")
+        #expect(GoalRules.percent(3, of: 3) == 100)
+    }
+
+    @Test func gameValuesAreTheBestOrTheAverage() {
+        #expect(GoalRules.gameValue(hits: [], .best) == nil)
+        #expect(GoalRules.gameValue(hits: [3, 9, 6], .best) == 9)
+        #expect(GoalRules.gameValue(hits: [3, 9, 6], .average) == 6)
+    }
+
+    /// A % fat goal reads only its protocol: a 7-site evaluation after 3-site ones is not progress.
+    @Test func percentFatNeverMixesProtocols() {
+        let readings: [GoalRules.BodyReading] = [
+            .init(takenOn: "2026-10-01", skinfoldProtocol: "jp3", value: 30),
+            .init(takenOn: "2026-11-05", skinfoldProtocol: "jp3", value: 29),
+            .init(takenOn: "2026-11-20", skinfoldProtocol: "jp7", value: 24),
+        ]
+        let jp3 = GoalRules.bodyValues(readings, protocol: "jp3", period: november, today: "2026-11-25")
+        #expect(jp3.baseline == 30 && jp3.latest == 29)
+        let jp7 = GoalRules.bodyValues(readings, protocol: "jp7", period: november, today: "2026-11-25")
+        #expect(jp7.baseline == 24 && jp7.latest == 24, "no 7-site value before: the first in the period is the baseline")
+        let status3 = GoalRules.status(.reach, period: november, today: "2026-11-25", measured: jp3.latest, target: 25,
+                                       direction: .atMost, baseline: jp3.baseline)
+        #expect(status3 == .behind, "the 7-site 24 % does not meet a 3-site goal of 25 %")
+        let jp7Alternate = GoalRules.bodyValues(readings, protocol: "jp3Alternate", period: november, today: "2026-11-25")
+        #expect(jp7Alternate.baseline == nil && jp7Alternate.latest == nil)
+    }
+
+    @Test func bodyValuesIgnoreTheFutureAndUseTheLatestBeforeTheStartAsBaseline() {
+        let weights: [GoalRules.BodyReading] = [
+            .init(takenOn: "2026-09-01", skinfoldProtocol: nil, value: 84),
+            .init(takenOn: "2026-10-25", skinfoldProtocol: nil, value: 83),
+            .init(takenOn: "2026-11-10", skinfoldProtocol: nil, value: 81),
+            .init(takenOn: "2026-12-10", skinfoldProtocol: nil, value: 78),
+        ]
+        let values = GoalRules.bodyValues(weights, protocol: nil, period: november, today: "2026-11-20")
+        #expect(values.baseline == 83 && values.latest == 81)
+        let over = GoalRules.bodyValues(weights, protocol: nil, period: november, today: "2027-01-01")
+        #expect(over.latest == 81, "a weighing after the last day does not count for the goal")
+    }
+
+    // MARK: Status, by style
+
+    @Test func everyStyleIsNotStartedBeforeItsFirstDay() {
+        for style in [GoalRules.Style.weekly, .average, .reach] {
+            #expect(GoalRules.status(style, period: november, today: "2026-10-31", measured: 100, target: 1) == .notStarted)
+        }
+    }
+
+    @Test func weeklyGoals() {
+        func status(_ today: String, _ measured: Double?) -> GoalStatus {
+            GoalRules.status(.weekly, period: november, today: today, measured: measured, target: 10)
+        }
+        #expect(status("2026-11-01", 0) == .notStarted, "day one, nothing yet: grace")
+        #expect(status("2026-11-07", 0) == .notStarted, "the seventh day is still within the first week")
+        #expect(status("2026-11-08", 0) == .behind)
+        #expect(status("2026-11-03", 4) == .behind, "something measured, below the target")
+        #expect(status("2026-11-02", 10) == .onTrack)
+        #expect(status("2026-11-30", 10) == .onTrack, "the last day is still during")
+        #expect(status("2026-11-30", 9.9) == .behind)
+        #expect(status("2026-12-01", 10) == .met)
+        #expect(status("2026-12-01", 9) == .missed)
+        #expect(status("2026-12-01", nil) == .missed)
+    }
+
+    @Test func averageGoals() {
+        func status(_ today: String, _ measured: Double?) -> GoalStatus {
+            GoalRules.status(.average, period: november, today: today, measured: measured, target: 80)
+        }
+        #expect(status("2026-11-03", nil) == .notStarted, "no meal answered yet, within the first week")
+        #expect(status("2026-11-10", nil) == .behind, "an empty period past the first week")
+        #expect(status("2026-11-10", 80) == .onTrack)
+        #expect(status("2026-11-10", 79.5) == .behind)
+        #expect(status("2026-12-01", 85) == .met)
+        #expect(status("2026-12-01", 50) == .missed)
+        #expect(status("2026-12-01", nil) == .missed)
+    }
+
+    @Test func reachGoalsAreMetEarlyAndComparedWithAStraightLine() {
+        func status(_ today: String, _ measured: Double?, baseline: Double? = 80, direction: GoalDirection = .atMost) -> GoalStatus {
+            GoalRules.status(.reach, period: november, today: today, measured: measured, target: 77, direction: direction, baseline: baseline)
+        }
+        #expect(status("2026-11-20", nil) == .notStarted, "no measure in the period yet")
+        #expect(status("2026-11-05", 77) == .met, "reached before the end")
+        #expect(status("2026-11-15", 78.4) == .onTrack, "halfway, more than half the way down")
+        #expect(status("2026-11-15", 79.5) == .behind)
+        #expect(status("2026-12-01", 77.5) == .missed)
+        #expect(status("2026-12-01", 76) == .met)
+        // Games: best hits up from 0.
+        #expect(GoalRules.status(.reach, period: november, today: "2026-11-15", measured: 5, target: 8) == .onTrack)
+        #expect(GoalRules.status(.reach, period: november, today: "2026-11-29", measured: 5, target: 8) == .behind)
+        #expect(GoalRules.status(.reach, period: november, today: "2026-11-29", measured: 8, target: 8) == .met)
+    }
+
+    @Test func aMeasureGoalMayAimUp() {
+        let status = GoalRules.status(.reach, period: november, today: "2026-11-20", measured: 36, target: 35,
+                                      direction: .atLeast, baseline: 33)
+        #expect(status == .met)
+        #expect(GoalRules.fraction(.reach, measured: 34, target: 35, direction: .atLeast, baseline: 33) == 0.5)
+    }
+
+    @Test func progressBarsStayBetweenZeroAndOne() {
+        #expect(GoalRules.fraction(.weekly, measured: 5, target: 10, direction: .atLeast, baseline: nil) == 0.5)
+        #expect(GoalRules.fraction(.weekly, measured: 50, target: 10, direction: .atLeast, baseline: nil) == 1)
+        #expect(GoalRules.fraction(.weekly, measured: nil, target: 10, direction: .atLeast, baseline: nil) == 0)
+        #expect(GoalRules.fraction(.reach, measured: 78.5, target: 77, direction: .atMost, baseline: 80) == 0.5)
+        #expect(GoalRules.fraction(.reach, measured: 82, target: 77, direction: .atMost, baseline: 80) == 0)
+    }
+
+    // MARK: Kinds
+
+    @Test func eachKindHasItsStyleUnitAndSpecialty() {
+        func goal(_ kind: GoalKind, aggregate: String? = nil, measure: String? = nil) -> Goal {
+            Goal(patientId: 1, kind: kind.rawValue, title: "x", aggregate: aggregate, measure: measure, direction: "atLeast", target: 1,
+                 startsOn: "2026-11-01", endsOn: "2026-11-30", createdAt: Date(), updatedAt: Date(), version: 1)
+        }
+        #expect(goal(.symbolTaps).style == .weekly && goal(.sentences).style == .weekly && goal(.independentTaps).style == .weekly)
+        #expect(goal(.gameHits, aggregate: "best").style == .reach && goal(.gameHits, aggregate: "average").style == .average)
+        #expect(goal(.adherence).style == .average && goal(.bodyMeasure, measure: "weight").style == .reach)
+        #expect(goal(.bodyMeasure, measure: "percentFat").unitKey == "goal_unit_percent_fat")
+        #expect(goal(.bodyMeasure, measure: "perimeter").unitKey == "goal_unit_cm")
+        #expect(GoalKind.allCases.filter { $0.area.specialty == .speech } == [.symbolTaps, .categoryTaps, .sentences, .independentTaps, .gameHits])
+        #expect(GoalKind.allCases.filter { $0.area.specialty == .nutrition } == [.adherence, .bodyMeasure])
+    }
+}
