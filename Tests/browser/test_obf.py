@@ -45,7 +45,8 @@ def board_set(boards=8, words=5):
         for index in range(boards):
             following = (index + 1) % boards
             buttons = [{"id": f"w{n}", "label": f"palavra {tag} {index} {n}"} for n in range(words)]
-            buttons.append({"id": "f", "label": f"Página {following}",
+            # A folder named as the board it opens needs no word of its own.
+            buttons.append({"id": "f", "label": "Conjunto de teste" if following == 0 else f"Página {following}",
                             "load_board": {"id": f"b{following}", "path": f"boards/b{following}.obf"}})
             columns = 3
             ids = [button["id"] for button in buttons]
@@ -99,7 +100,7 @@ def test_a_set_imports_with_its_progress_shown_and_lands_on_its_counts(demo_serv
         driver.find_element(By.ID, "file").send_keys(path)
         driver.find_element(By.ID, "import-submit").click()
 
-        # While the POST is pending the old page stays and polls; read what it says until the result arrives.
+        # The page sends the file with fetch and polls meanwhile; read what it says until the result page opens.
         seen, fractions = [], []
         deadline = time.monotonic() + 600
         while "/obf/imports/" not in driver.current_url and time.monotonic() < deadline:
@@ -108,7 +109,7 @@ def test_a_set_imports_with_its_progress_shown_and_lands_on_its_counts(demo_serv
                     "const t = document.getElementById('import-progress-text'), b = document.getElementById('import-progress-bar');"
                     "return t && !document.getElementById('import-progress').hidden"
                     "  ? [t.textContent, b.hasAttribute('value') ? b.value : null, b.max] : null")
-            except Exception:  # the new page is replacing the old one
+            except Exception:  # the result page is replacing this one
                 state = None
             if state and (not seen or seen[-1] != state[0]):
                 seen.append(state[0])
@@ -122,8 +123,8 @@ def test_a_set_imports_with_its_progress_shown_and_lands_on_its_counts(demo_serv
         assert fractions == sorted(fractions), "the bar only moves forward"
 
         loaded("#import-counts")
-        counts = {dt.text: dd.text for dt, dd in zip(driver.find_elements(By.CSS_SELECTOR, ".obf-count dt"),
-                                                      driver.find_elements(By.CSS_SELECTOR, ".obf-count dd"))}
+        counts = {dt.text: dd.text for dt, dd in zip(driver.find_elements(By.CSS_SELECTOR, "#import-counts dt"),
+                                                      driver.find_elements(By.CSS_SELECTOR, "#import-counts dd"))}
         assert counts["Quadros"] == "8" and counts["Botões"] == str(8 * 6), counts
         assert "Conjunto de teste" in driver.find_element(By.CSS_SELECTOR, "main").text
         assert serious_accessibility_violations(driver) == []
