@@ -190,7 +190,7 @@ import Testing
     /// Which specialty each clinical area needs, read from the router: a route added later in one of
     /// these areas without its specialty fails here.
     static func expectedSpecialty(of pattern: String) -> Specialty? {
-        let speech = ["/plans", "/symbols", "/categories", "/usage", "/observations", "/access", "/educat", "/boards", "/book"]
+        let speech = ["/plans", "/symbols", "/categories", "/usage", "/observations", "/access", "/educat", "/boards", "/book", "/obf"]
         let nutrition = ["/nutrition", "/meals", "/weights", "/foods"]
         if nutrition.contains(where: pattern.contains) { return .nutrition }
         if speech.contains(where: pattern.contains) { return .speech }

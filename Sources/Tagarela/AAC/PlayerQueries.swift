@@ -10,9 +10,9 @@ enum PlayerQueries {
         let imageURL: String?
     }
 
-    /// The patient's plans, latest start first.
+    /// The patient's plans, latest start first; an imported set is one entry, its root board.
     static func boards(patientId: Int64, _ db: Database) throws -> [Tile] {
-        let plans = try Plan.filter(Column("patientId") == patientId).order(Column("startsOn").desc, Column("id")).fetchAll(db)
+        let plans = try Plan.filter(Column("patientId") == patientId).filter(sql: OBFSets.listedToChild).order(Column("startsOn").desc, Column("id")).fetchAll(db)
         return try plans.map { plan in
             let first = plan.planType == .sentence
                 ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol

@@ -61,17 +61,20 @@ enum PlayerRoutes {
               let planId = form["plan"].flatMap(Int64.init)
         else { throw AppError.badRequest }
         let at = TapTime.accept(form["at"], now: context.now)
+        let modeling = context.signedIn?.session.modeling == true
         if let words = form["words"] {
             return .next(try Taps.recordSentence(
                 wordIds: words.split(separator: ",").compactMap { Int64($0) }, negated: form["negated"] == "1",
-                question: form["question"] == "1", key: key, planId: planId, at: at, actor: actor, fallback: context.locale, db))
+                question: form["question"] == "1", key: key, planId: planId, at: at, actor: actor, fallback: context.locale,
+                modeling: modeling, db))
         }
         if let symbols = form["symbols"] {
             try Taps.recordStrip(symbolIds: symbols.split(separator: ",").compactMap { Int64($0) }, key: key, planId: planId, at: at,
-                                 actor: actor, db)
+                                 actor: actor, modeling: modeling, db)
         } else {
             guard let symbolId = form["symbol"].flatMap(Int64.init) else { throw AppError.badRequest }
-            try Taps.record(symbolId: symbolId, key: key, planId: planId, at: at, receivedAt: context.now, actor: actor, db)
+            try Taps.record(symbolId: symbolId, key: key, planId: planId, at: at, receivedAt: context.now, actor: actor,
+                            modeling: modeling, db)
         }
         return .reply(.status(.noContent))
     }

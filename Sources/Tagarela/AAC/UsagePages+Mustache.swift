@@ -13,6 +13,7 @@ extension UsagePage: MustacheParent {
         case "to": to
         case "plans": plans
         case "people": people
+        case "kinds": kinds
         case "totalText": totalText
         case "chart": chart
         case "top": top
@@ -38,6 +39,7 @@ extension UsagePage.Row: MustacheParent {
         case "plan": plan
         case "symbol": symbol
         case "assisted": assisted
+        case "kind": kind
         default: nil
         }
     }

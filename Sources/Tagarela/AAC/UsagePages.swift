@@ -10,6 +10,8 @@ struct UsagePage: PageModel {
         let plan: String
         let symbol: String
         let assisted: String
+        /// "Modeling" when an adult tapped it to show the child, else empty.
+        var kind = ""
     }
 
     struct Sentence: PageModel {
@@ -29,6 +31,8 @@ struct UsagePage: PageModel {
     let to: String
     let plans: [SelectOption]
     let people: [SelectOption]
+    /// Own words, modeling, or both.
+    let kinds: [SelectOption]
     let totalText: String
     let chart: String
     let top: [Top]
@@ -61,6 +65,9 @@ struct UsagePage: PageModel {
             + plans.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: filter.planId == $0.id) }
         self.people = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.assistedBy == nil)]
             + people.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: filter.assistedBy == $0.id) }
+        kinds = UsageRoutes.Filter.Kind.allCases.map {
+            SelectOption(value: $0 == .both ? "" : $0.rawValue, label: t["usage_kind_\($0.rawValue)"], isSelected: filter.kind == $0)
+        }
         totalText = t("usage_total", ["count": "\(total)"])
         let counts = Dictionary(uniqueKeysWithValues: perDay.map { ($0.day, $0.count) })
         let first = ISODate.dayNumber(filter.from) ?? 0, last = max(ISODate.dayNumber(filter.to) ?? 0, first)
@@ -78,7 +85,7 @@ struct UsagePage: PageModel {
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map {
             Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
-                assisted: $0.assistedName ?? t["usage_alone"])
+                assisted: $0.assistedName ?? t["usage_alone"], kind: $0.modeling ? t["usage_kind_modeling_row"] : "")
         }
         tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty
             ? t("usage_taps_note", ["shown": "\(listed.count)", "count": "\(total)"]) : nil

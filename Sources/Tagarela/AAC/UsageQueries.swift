@@ -12,6 +12,21 @@ extension UsageRoutes {
         var assistedBy: Int64?
         /// The list shows the taps before this one (the last of the previous page); nil: the latest.
         var before: Int64?
+        /// The child's own words, an adult's modeling, or both.
+        var kind: Kind = .both
+
+        enum Kind: String, Sendable, CaseIterable {
+            case both, own, modeling
+
+            /// The SQL condition on `table.modeling`, none for both.
+            func condition(table: String) -> String? {
+                switch self {
+                case .both: nil
+                case .own: "\(table).modeling = 0"
+                case .modeling: "\(table).modeling = 1"
+                }
+            }
+        }
 
         init(_ query: HTTPServer.Parameters, context: RequestContext) {
             let zone = context.configuration.timeZone
@@ -23,12 +38,14 @@ extension UsageRoutes {
             symbolId = query["symbol"].flatMap(Int64.init)
             assistedBy = query["assisted"].flatMap(Int64.init)
             before = query["before"].flatMap(Int64.init)
+            kind = query["kind"].flatMap(Kind.init(rawValue:)) ?? .both
         }
 
         /// The filter's own query, for the page's links (`before` aside: each link sets its own).
         func link(_ endpoint: Endpoint<Int64>, patientId: Int64, before: Int64? = nil) -> String {
             endpoint.path(patientId, query: ["from": from, "to": to, "plan": planId.map(String.init) ?? "",
-                                             "assisted": assistedBy.map(String.init) ?? "", "before": before.map(String.init) ?? ""])
+                                             "assisted": assistedBy.map(String.init) ?? "", "kind": kind == .both ? "" : kind.rawValue,
+                                             "before": before.map(String.init) ?? ""])
         }
 
         /// The same filter on the per-day summary `tapDay`, whose days are already the clinic's.
@@ -50,6 +67,7 @@ extension UsageRoutes {
             if let planId { sql += " AND \(table).planId = ?"; _ = arguments.append(contentsOf: [planId]) }
             if let symbolId, table == "tap" { sql += " AND tap.symbolId = ?"; _ = arguments.append(contentsOf: [symbolId]) }
             if let assistedBy { sql += " AND \(table).assistedBy = ?"; _ = arguments.append(contentsOf: [assistedBy]) }
+            if let modeling = kind.condition(table: table) { sql += " AND " + modeling }
             return (sql, arguments)
         }
     }
@@ -60,6 +78,7 @@ extension UsageRoutes {
         let planName: String?
         let symbolName: String?
         let assistedName: String?
+        let modeling: Bool
 
         // Read by column position, not through `Decodable`: the usage page lists fifty of them.
         init(row: GRDB.Row) {
@@ -68,6 +87,7 @@ extension UsageRoutes {
             planName = row[2]
             symbolName = row[3]
             assistedName = row[4]
+            modeling = row[5]
         }
     }
 }
@@ -92,14 +112,21 @@ enum UsageQueries {
                         _ db: Database) throws -> History {
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
         // Counts come from the per-day summary (`TapDays`): a few hundred rows even for 100 000 taps.
-        let (condition, arguments) = filter.dayCondition(patientId: patient.userId)
+        // The summary does not tell modeling apart: own words or modeling alone are counted from the taps.
+        let (condition, arguments) = filter.kind == .both ? filter.dayCondition(patientId: patient.userId)
+            : filter.condition(patientId: patient.userId, timeZone: timeZone)
+        let counted = filter.kind == .both ? "tapDay" : """
+            (SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId AS symbolId, 1 AS n
+             FROM tap WHERE \(condition))
+            """
+        let countedCondition = filter.kind == .both ? condition : "1"
         // Statements are prepared once per connection: parsing them was a tenth of the page.
         let perDay = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT day, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY day
+            SELECT day, sum(n) AS n FROM \(counted) WHERE \(countedCondition) GROUP BY day
             """), arguments: arguments).map { (day: $0["day"] as String, count: $0["n"] as Int) }
         let top = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT symbol.name AS name, counted.n AS n
-            FROM (SELECT symbolId, sum(n) AS n FROM tapDay WHERE \(condition) GROUP BY symbolId) AS counted
+            FROM (SELECT symbolId, sum(n) AS n FROM \(counted) WHERE \(countedCondition) GROUP BY symbolId) AS counted
             JOIN symbol ON symbol.id = counted.symbolId
             ORDER BY counted.n DESC, symbol.name LIMIT 10
             """), arguments: arguments).map { (name: $0["name"] as String, count: $0["n"] as Int) }
@@ -132,7 +159,7 @@ enum UsageQueries {
             _ = arguments.append(contentsOf: [before, patientId])
         }
         return try UsageRoutes.TapRow.fetchAll(db.cachedStatement(sql: """
-            SELECT tap.id, tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName
+            SELECT tap.id, tap.at, plan.name AS planName, symbol.name AS symbolName, user.displayName AS assistedName, tap.modeling
             FROM tap LEFT JOIN plan ON plan.id = tap.planId LEFT JOIN symbol ON symbol.id = tap.symbolId
             LEFT JOIN user ON user.id = tap.assistedBy
             WHERE \(condition) ORDER BY tap.at DESC, tap.id DESC \(limit.map { "LIMIT \($0)" } ?? "")

@@ -16,4 +16,5 @@ enum AccountsEndpoints {
     static let openPatientMode = Endpoint<Int64>(.post, "/patients/:id/patient-mode", .signedIn([.tutor, .clinician]))
     static let showPatientModeExit = Endpoint< >(.get, "/patient-mode/exit", .inPatientMode)
     static let exitPatientMode = Endpoint< >(.post, "/patient-mode/exit", .inPatientMode)
+    static let switchModeling = Endpoint< >(.post, "/patient-mode/modeling", .inPatientMode)
 }

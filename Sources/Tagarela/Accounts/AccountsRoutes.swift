@@ -21,6 +21,7 @@ enum AccountsRoutes {
         router.write(AccountsEndpoints.openPatientMode, openPatientMode)
         router.add(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
         router.write(AccountsEndpoints.exitPatientMode, preparing: .passwordHashing, checkAdultPassword, exitPatientMode)
+        router.write(AccountsEndpoints.switchModeling, switchModeling)
     }
 
     // MARK: - Login

@@ -36,6 +36,8 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var csrfToken: String
     /// Set while a tablet is in patient mode: only that patient's pages answer.
     var patientModeFor: Int64?
+    /// In patient mode: an adult is modeling, so taps are the adult's (`PatientMode.setModeling`).
+    var modeling = false
     var createdAt: Date
     var lastSeenAt: Date
     var expiresAt: Date

@@ -28,7 +28,7 @@ struct PatientHomeData: Sendable {
 
     static func fetch(patientId: Int64, today: String, _ t: Translator, _ db: Database) throws -> PatientHomeData {
         var data = PatientHomeData()
-        let plans = try Plan.filter(Column("patientId") == patientId).order(Column("startsOn").desc, Column("id")).fetchAll(db)
+        let plans = try Plan.filter(Column("patientId") == patientId).filter(sql: OBFSets.listedToChild).order(Column("startsOn").desc, Column("id")).fetchAll(db)
         data.boards = try plans.map { plan in
             let first = plan.planType == .sentence
                 ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol

@@ -16,6 +16,28 @@ enum OBFFile {
         let grid: Grid
         let license: License
         let extTagarelaPlanType: String
+        /// On the first board of an exported sentence plan: its words and which may follow which.
+        var extTagarelaSentence: SentenceExtension?
+    }
+
+    /// A sentence plan as boards: one board per role (subjects, verbs, complements), each word a button
+    /// that speaks, and a folder button to the next role's board; the grammar Tagarela plays is here.
+    struct SentenceExtension: Encodable {
+        let format = "tagarela-sentence-1"
+        /// The board of each role, by id: `subject`, `verb`, `complement`.
+        let boards: [String: String]
+        let words: [SentenceWordEntry]
+        /// Which word may follow which, by the words' `id`s.
+        let links: [[String]]
+    }
+
+    struct SentenceWordEntry: Encodable {
+        /// `<board id>/<button id>`, unique in the package.
+        let id: String
+        let boardId: String
+        let buttonId: String
+        let role: String
+        let shortcut: Bool
     }
 
     struct Grid: Encodable {
@@ -106,10 +128,29 @@ struct OBFExportSource: Sendable {
     let categoryNames: [Int64: String]
     let owner: String
     let locale: String
+    /// The `locale` a board was imported with, kept on re-export.
+    var boardLocales: [Int64: String] = [:]
+    /// A sentence plan's boards (see `sentenceScreens`): their ids, and the extension of the first.
+    var boardIDs: [Int64: String] = [:]
+    var sentence: OBFFile.SentenceExtension?
 
-    static func fetch(root: Plan, followLinks: Bool, _ db: Database) throws -> OBFExportSource {
-        // A sentence plan is a vocabulary with links, not a grid: OBF has no way to say it.
-        guard root.planType != .sentence else { throw AppError.notFound }
+    func id(_ planId: Int64) -> String { boardIDs[planId] ?? "\(planId)" }
+    func locale(_ planId: Int64) -> String { boardLocales[planId] ?? locale }
+
+    /// `roleName` names the boards of a sentence plan (in the clinician's language).
+    static func fetch(root: Plan, followLinks: Bool, roleName: (SentenceWord.Role) -> String = { $0.rawValue },
+                      _ db: Database) throws -> OBFExportSource {
+        let owner = try User.fetchOne(db, key: root.clinicianId)?.displayName ?? ""
+        let locale = try User.fetchOne(db, key: root.patientId)?.appLocale ?? User.fetchOne(db, key: root.clinicianId)?.appLocale
+            ?? AppLocale.fallback
+        if root.planType == .sentence {
+            let grammar = try SentenceGrammar.fetch(planId: root.id!, db)
+            let names = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: Set(grammar.words.map(\.symbol.categoryId)))
+                .map { ($0.id!, $0.name) })
+            let made = sentenceScreens(root, grammar, roleName: roleName, followLinks: followLinks)
+            return OBFExportSource(screens: made.screens, categoryNames: names, owner: owner, locale: locale.rawValue,
+                                   boardIDs: made.ids, sentence: followLinks ? made.sentence : nil)
+        }
         var screens: [BoardScreen] = []
         var queue = [root], seen: Set<Int64> = [root.id!]
         while !queue.isEmpty {
@@ -123,10 +164,58 @@ struct OBFExportSource: Sendable {
         }
         let categoryIDs = Set(screens.flatMap { $0.cells.compactMap(\.symbol?.categoryId) })
         let names = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: categoryIDs).map { ($0.id!, $0.name) })
-        let owner = try User.fetchOne(db, key: root.clinicianId)?.displayName ?? ""
-        let locale = try User.fetchOne(db, key: root.patientId)?.appLocale ?? User.fetchOne(db, key: root.clinicianId)?.appLocale
-            ?? AppLocale.fallback
-        return OBFExportSource(screens: screens, categoryNames: names, owner: owner, locale: locale.rawValue)
+        return OBFExportSource(screens: screens, categoryNames: names, owner: owner, locale: locale.rawValue,
+                               boardLocales: try OBFSets.locales(of: screens.map { $0.plan.id! }, db))
+    }
+
+    /// A sentence plan as one board per role, the words in the plan's order and, on the subjects' and the
+    /// verbs' boards, a last folder button to the next role. The boards other than the first have no plan
+    /// of their own: they get stand-in ids (negative, never written) and ids `<plan>-verb`, `<plan>-complement`.
+    static func sentenceScreens(_ root: Plan, _ grammar: SentenceGrammar, roleName: (SentenceWord.Role) -> String,
+                                followLinks: Bool)
+        -> (screens: [BoardScreen], ids: [Int64: String], sentence: OBFFile.SentenceExtension) {
+        let roles = SentenceWord.Role.allCases
+        func standIn(_ index: Int) -> Int64 { index == 0 ? root.id! : -(root.id! * 4 + Int64(index)) }
+        var plans: [Plan] = []
+        var ids: [Int64: String] = [:]
+        for (index, role) in roles.enumerated() {
+            let count = grammar.words(role).count + (role.next == nil ? 0 : 1)
+            let columns = min(8, max(2, count)), rows = max(1, (count + columns - 1) / columns)
+            var plan = root
+            plan.id = standIn(index)
+            plan.name = index == 0 ? root.name : "\(root.name): \(roleName(role))"
+            plan.rows = rows
+            plan.columns = columns
+            plans.append(plan)
+            ids[plan.id!] = index == 0 ? "\(root.id!)" : "\(root.id!)-\(role.rawValue)"
+        }
+        var screens: [BoardScreen] = []
+        var entries: [OBFFile.SentenceWordEntry] = [], entryOfWord: [Int64: String] = [:]
+        for (index, role) in roles.enumerated() {
+            let words = grammar.words(role)
+            var cells = words.enumerated().map { position, word in
+                BoardScreen.Cell(position: position, symbol: word.symbol, colour: word.colour, link: nil)
+            }
+            if index + 1 < roles.count {
+                cells.append(BoardScreen.Cell(position: words.count, symbol: nil, colour: .white, link: plans[index + 1]))
+            }
+            let plan = plans[index]
+            cells += (cells.count..<plan.cellCount).map { BoardScreen.Cell(position: $0, symbol: nil, colour: .white, link: nil) }
+            screens.append(BoardScreen(plan: plan, cells: cells))
+            for (position, word) in words.enumerated() {
+                let boardId = ids[plan.id!]!, buttonId = OBFExporter.buttonID(position)
+                entries.append(OBFFile.SentenceWordEntry(id: "\(boardId)/\(buttonId)", boardId: boardId, buttonId: buttonId,
+                                                        role: role.rawValue, shortcut: word.isShortcut))
+                entryOfWord[word.id] = "\(boardId)/\(buttonId)"
+            }
+        }
+        let links = grammar.words.flatMap { word in
+            (grammar.next[word.id] ?? []).compactMap { next in
+                entryOfWord[word.id].flatMap { from in entryOfWord[next].map { [from, $0] } }
+            }
+        }
+        let boards = Dictionary(uniqueKeysWithValues: roles.enumerated().map { ($1.rawValue, ids[plans[$0].id!]!) })
+        return (followLinks ? screens : [screens[0]], ids, OBFFile.SentenceExtension(boards: boards, words: entries, links: links))
     }
 }
 
@@ -136,7 +225,7 @@ struct OBFExporter: Sendable {
     let mediaDirectory: String
     let audioFolder: String
 
-    static func boardPath(_ id: Int64) -> String { "boards/\(id).obf" }
+    static func boardPath(_ id: String) -> String { "boards/\(id).obf" }
     static func buttonID(_ position: Int) -> String { "c\(position)" }
 
     /// A whole `.obz`: the boards, and every picture and clip as a file inside.
@@ -149,11 +238,11 @@ struct OBFExporter: Sendable {
             let board = board(screen, source, inline: false, files: &files)
             board.images.forEach { image in image.path.map { imagePaths[image.id] = $0 } }
             board.sounds.forEach { sound in sound.path.map { soundPaths[sound.id] = $0 } }
-            boardPaths[board.id] = Self.boardPath(screen.plan.id!)
-            try writer.add(Self.boardPath(screen.plan.id!), OBFFile.json(board))
+            boardPaths[board.id] = Self.boardPath(board.id)
+            try writer.add(Self.boardPath(board.id), OBFFile.json(board))
         }
         for (path, data) in files.sorted(by: { $0.key < $1.key }) { try writer.add(path, data) }
-        let manifest = OBFFile.Manifest(root: Self.boardPath(source.screens[0].plan.id!),
+        let manifest = OBFFile.Manifest(root: Self.boardPath(source.id(source.screens[0].plan.id!)),
                                         paths: .init(boards: boardPaths, images: imagePaths, sounds: soundPaths))
         try writer.add("manifest.json", OBFFile.json(manifest))
         return writer.data
@@ -191,15 +280,18 @@ struct OBFExporter: Sendable {
                 id: id, label: label, vocalization: spoken == label ? nil : spoken,
                 backgroundColor: RGB.white.css, borderColor: (cell.link == nil ? cell.colour : .white).rgb.css,
                 imageId: imageID, soundId: soundID,
-                loadBoard: cell.link.map { OBFFile.LoadBoard(id: "\($0.id!)", name: $0.name, path: inline ? nil : Self.boardPath($0.id!)) },
+                loadBoard: cell.link.map {
+                    OBFFile.LoadBoard(id: source.id($0.id!), name: $0.name, path: inline ? nil : Self.boardPath(source.id($0.id!)))
+                },
                 extTagarelaCategory: cell.symbol.flatMap { source.categoryNames[$0.categoryId] }))
         }
+        let isFirst = plan.id == source.screens.first?.plan.id
         return OBFFile.Board(
-            id: "\(plan.id!)", locale: source.locale, name: plan.name,
+            id: source.id(plan.id!), locale: source.locale(plan.id!), name: plan.name,
             descriptionHtml: plan.description.isEmpty ? nil : Self.html(plan.description), buttons: buttons,
             images: images.values.sorted { $0.id < $1.id }, sounds: sounds.values.sorted { $0.id < $1.id },
             grid: OBFFile.Grid(rows: plan.rows, columns: plan.columns, order: order), license: .clinic(source.owner),
-            extTagarelaPlanType: plan.type)
+            extTagarelaPlanType: plan.type, extTagarelaSentence: isFirst ? source.sentence : nil)
     }
 
     private func image(_ symbol: Symbol, _ source: OBFExportSource, inline: Bool, files: inout [String: Data]) -> OBFFile.Image? {

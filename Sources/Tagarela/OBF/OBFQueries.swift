@@ -7,8 +7,9 @@ enum OBFQueries {
     /// A plan the actor may edit and, with `followLinks`, every board its folder cells lead to; audited
     /// as leaving in a `.fileExtension` file.
     static func exportSource(planId: Int64, editableBy actor: Actor, followLinks: Bool, as fileExtension: String,
-                             audit: AuditContext, _ db: Database) throws -> OBFExportSource {
-        let source = try OBFExportSource.fetch(root: PlanScope.editable(planId, by: actor, db), followLinks: followLinks, db)
+                             t: Translator? = nil, audit: AuditContext, _ db: Database) throws -> OBFExportSource {
+        let source = try OBFExportSource.fetch(root: PlanScope.editable(planId, by: actor, db), followLinks: followLinks,
+                                               roleName: { t?["sentence_role_\($0.rawValue)"] ?? $0.rawValue }, db)
         let root = source.screens[0].plan
         try audit.record(.export, "patient", root.patientId,
                          "plan \(root.id ?? 0) '\(root.name)' .\(fileExtension), \(source.screens.count) board(s)", db)
@@ -35,5 +36,21 @@ enum OBFQueries {
     static func importTarget(patientId: Int64, visibleTo actor: Actor, _ db: Database) throws -> (id: Int64, name: String) {
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
         return (patient.userId, try User.find(patient.userId, db)?.displayName ?? "")
+    }
+}
+
+extension OBFQueries {
+    struct ImportResult: Sendable {
+        let record: OBFImportRecord
+        let patientName: String
+        let categoryName: String?
+    }
+
+    /// An import of a patient the actor may see; 404 otherwise.
+    static func importResult(_ importId: Int64, visibleTo actor: Actor, _ db: Database) throws -> ImportResult {
+        guard let record = try OBFImportRecord.fetchOne(db, key: importId) else { throw AppError.notFound }
+        let patient = try PatientScope.find(record.patientId, visibleTo: actor, db)
+        return ImportResult(record: record, patientName: try User.find(patient.userId, db)?.displayName ?? "",
+                            categoryName: try record.categoryId.flatMap { try Category.fetchOne(db, key: $0)?.name })
     }
 }

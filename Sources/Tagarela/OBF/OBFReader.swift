@@ -9,12 +9,16 @@ enum OBFMedia: Equatable, Sendable {
 }
 
 struct OBFImage: Equatable, Sendable {
+    /// The board and the image's id: one picture of the file, however many buttons show it.
+    let key: String
     let media: OBFMedia
     /// `ext_tagarela_pictogram`: an OpenMoji pictogram of Tagarela's own library.
     let pictogram: String?
 }
 
 struct OBFSound: Equatable, Sendable {
+    /// The board and the sound's id, as for pictures.
+    let key: String
     let media: OBFMedia
     /// `ext_tagarela_voice` on a clip Tagarela generated: generated again from the text, not copied.
     let generatedVoice: String?
@@ -52,6 +56,8 @@ struct OBFBoard: Equatable, Sendable {
     var cells: [OBFButton?]
     /// Where the board sits inside its package (nil for a lone `.obf`), for resolving `load_board.path`.
     let path: String?
+    /// Buttons placed on the board whose `image_id` or `sound_id` names nothing: imported without it.
+    var warnings: [OBFWarning] = []
 }
 
 /// Reads `.obf` and `.obz` files into boards, checking every field it uses and naming the first one that is
@@ -137,18 +143,20 @@ enum OBFReader {
         let order = try grid["order"].list()
         guard order.count <= rows else { throw grid["order"].error(.tooManyEntries(order.count, max: rows)) }
         var cells = [OBFButton?](repeating: nil, count: rows * columns)
+        var warnings: [OBFWarning] = []
         for (row, line) in order.enumerated() {
             let entries = try line.list()
             guard entries.count <= columns else { throw line.error(.tooManyEntries(entries.count, max: columns)) }
             for (column, entry) in entries.enumerated() where entry.isPresent {
                 let buttonID = try entry.id()
                 guard let button = buttons[buttonID] else { throw entry.error(.unknownButton(buttonID)) }
-                cells[row * columns + column] = try self.button(button.field, images: images, sounds: sounds, package: package)
+                cells[row * columns + column] = try self.button(button.field, board: (id, name), images: images, sounds: sounds,
+                                                                package: package, warnings: &warnings)
             }
         }
         let description = try root["description_html"].optionalText().map(plainText) ?? ""
         return OBFBoard(id: id, name: name, locale: try root["locale"].optionalText(), description: description,
-                        rows: rows, columns: columns, cells: cells, path: path)
+                        rows: rows, columns: columns, cells: cells, path: path, warnings: warnings)
     }
 
     private static func descriptors(_ list: JSONField) throws -> [String: JSONField] {
@@ -161,8 +169,10 @@ enum OBFReader {
         return byID
     }
 
-    private static func button(_ field: JSONField, images: [String: JSONField], sounds: [String: JSONField],
-                               package: OBZArchive?) throws -> OBFButton {
+    /// One button. An `image_id` or `sound_id` that names nothing on the board (as in the format's own
+    /// `lots_of_stuff.obz`) leaves the button without it and adds a warning; an empty one is no reference.
+    private static func button(_ field: JSONField, board: (id: String, name: String), images: [String: JSONField],
+                               sounds: [String: JSONField], package: OBZArchive?, warnings: inout [OBFWarning]) throws -> OBFButton {
         let loadBoard = field["load_board"].optionalObject
         let label = try field["label"].optionalText()?.trimmed ?? ""
         let vocalization = try field["vocalization"].optionalText()?.trimmed
@@ -171,18 +181,22 @@ enum OBFReader {
             throw field["label"].error(.missing)
         }
         var image: OBFImage?
-        if field["image_id"].isPresent {
-            let id = try field["image_id"].id()
-            guard let descriptor = images[id] else { throw field["image_id"].error(.unknownImage(id)) }
-            image = OBFImage(media: try media(descriptor, package: package),
-                             pictogram: try descriptor["ext_tagarela_pictogram"].optionalText())
+        if let id = try reference(field["image_id"]) {
+            if let descriptor = images[id] {
+                image = OBFImage(key: board.id + "\u{1F}" + id, media: try media(descriptor, package: package),
+                                 pictogram: try descriptor["ext_tagarela_pictogram"].optionalText())
+            } else {
+                warnings.append(OBFWarning(kind: .missingImage, board: board.name, button: shown, id: id))
+            }
         }
         var sound: OBFSound?
-        if field["sound_id"].isPresent {
-            let id = try field["sound_id"].id()
-            guard let descriptor = sounds[id] else { throw field["sound_id"].error(.unknownSound(id)) }
-            sound = OBFSound(media: try media(descriptor, package: package),
-                             generatedVoice: try descriptor["ext_tagarela_voice"].optionalText())
+        if let id = try reference(field["sound_id"]) {
+            if let descriptor = sounds[id] {
+                sound = OBFSound(key: board.id + "\u{1F}" + id, media: try media(descriptor, package: package),
+                                 generatedVoice: try descriptor["ext_tagarela_voice"].optionalText())
+            } else {
+                warnings.append(OBFWarning(kind: .missingSound, board: board.name, button: shown, id: id))
+            }
         }
         return OBFButton(
             id: try field["id"].id(), label: shown, vocalization: vocalization.flatMap { $0.isEmpty || $0 == shown ? nil : $0 },
@@ -191,6 +205,12 @@ enum OBFReader {
             image: image, sound: sound,
             loadBoard: try loadBoard.map { OBFLink(id: $0["id"].optionalID, path: try $0["path"].optionalText()) },
             linkIndex: nil, category: try field["ext_tagarela_category"].optionalText())
+    }
+
+    /// An `image_id` or `sound_id`: nil when absent or blank (CommuniKate writes `""` for "no picture").
+    private static func reference(_ field: JSONField) throws -> String? {
+        guard field.isPresent, (try? field.optionalText())?.trimmingCharacters(in: .whitespaces).isEmpty != true else { return nil }
+        return try field.id()
     }
 
     /// The spec's order: `data`, then `path`, then `url` (and `symbol`), which cannot be fetched here.

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Open Board Format: boards out as `.obz`/`.obf`, boards in from either, and the usage history out as `.obl`.
 enum OBFRoutes {
-    static let templates = ["obf/import"]
+    static let templates = ["obf/import", "obf/imported"]
 
     static func add(to router: inout Router<Route>) {
         // Exports are audited, so writes; the files are built after the transaction.
@@ -12,6 +12,8 @@ enum OBFRoutes {
         router.write(OBFEndpoints.exportBoard, exportSource(followLinks: false, as: "obf"), then: exportBoard)
         router.read(OBFEndpoints.importForm, importForm)
         router.write(OBFEndpoints.importBoards, preparing: .media, prepareImport, importBoards)
+        router.add(OBFEndpoints.importProgress, importProgress)
+        router.read(OBFEndpoints.importResult, importResult)
         router.write(OBFEndpoints.usageLog, usageLog, then: usageLogFile)
     }
 
@@ -26,7 +28,7 @@ enum OBFRoutes {
         -> @Sendable (RequestContext, Database, Int64) throws -> Step<OBFExportSource> {
         { context, db, planId in
             .next(try OBFQueries.exportSource(planId: planId, editableBy: try context.requireActor(), followLinks: followLinks,
-                                              as: fileExtension, audit: context.audit, db))
+                                              as: fileExtension, t: context.t, audit: context.audit, db))
         }
     }
 
@@ -63,8 +65,24 @@ enum OBFRoutes {
     }
 
     static func importPage(_ patient: (id: Int64, name: String), error: String?, status: Status = .ok) -> Reply {
-        .page("obf/import", title: "obf_import_title", OBFImportPage(patientId: patient.id, patientName: patient.name, error: error),
+        .page("obf/import", title: "obf_import_title", OBFImportPage(patientId: patient.id, patientName: patient.name, error: error,
+                                                                     job: UUID().uuidString.lowercased()),
               status: status)
+    }
+
+    /// The progress of the signed-in clinician's import `job`: `{phase, done, total, text}`; 404 for a job
+    /// they do not have (or that ended long ago).
+    @Sendable static func importProgress(_ context: RequestContext) throws -> Reply {
+        let actor = try context.requireActor()
+        guard let job = OBFImportProgress.job(context.request.query["job"]),
+              let state = OBFImportProgress.shared.state(user: actor.userId, job: job) else { throw AppError.notFound }
+        return Reply(try .json(["phase": state.phase.rawValue, "done": "\(state.done)", "total": "\(state.total)",
+                                "text": OBFImportProgress.text(state, context.t)]))
+    }
+
+    @Sendable static func importResult(_ context: RequestContext, _ db: Database, _ importId: Int64) throws -> Reply {
+        let found = try OBFQueries.importResult(importId, visibleTo: context.requireActor(), db)
+        return .page("obf/imported", title: "obf_imported_title", OBFImportedPage(found, t: context.t))
     }
 
     /// The uploaded file, read and its media converted on the media pool; or the first problem found,
@@ -80,13 +98,22 @@ enum OBFRoutes {
     }
 
     @Sendable static func prepareImport(_ context: RequestContext, _ patientId: Int64) throws -> Step<Upload> {
+        let progress = OBFImportProgress.shared, user = try context.requireActor().userId
+        let job = OBFImportProgress.job(context.request.form["job"])
         guard let upload = context.request.file(named: "file"), upload.size > 0 else {
+            progress.update(user: user, job: job, .failed)
             return .next(.refused(context.t["obf_import_choose_file"]))
         }
         do {
+            progress.update(user: user, job: job, .reading)
             let boards = try OBFReader.read(file: upload.temporaryPath, name: upload.filename)
-            return .next(.boards(try importer(context).prepare(boards, fallbackLocale: context.signedIn?.user.appLocale ?? context.locale)))
+            let prepared = try importer(context).prepare(boards, fallbackLocale: context.signedIn?.user.appLocale ?? context.locale) {
+                done, total in progress.update(user: user, job: job, .converting, done: done, total: total)
+            }
+            progress.update(user: user, job: job, .saving)
+            return .next(.boards(prepared))
         } catch let error as OBFError {
+            progress.update(user: user, job: job, .failed)
             return .next(.refused(error.message(context.t)))
         }
     }
@@ -102,7 +129,8 @@ enum OBFRoutes {
         case .boards(let prepared):
             let result = try importer(context).store(prepared, patientId: patientId, actor: actor, now: context.now,
                                                      timeZone: context.configuration.timeZone, audit: context.audit, t: context.t, db)
-            return .redirect(to: PlanEndpoints.editor.path(result.rootPlanId),
+            OBFImportProgress.shared.update(user: actor.userId, job: OBFImportProgress.job(context.request.form["job"]), .done)
+            return .redirect(to: OBFEndpoints.importResult.path(result.importId),
                              flash: result.placeholders > 0 ? "obf_imported_with_placeholders" : "obf_imported")
         }
     }
@@ -112,14 +140,62 @@ struct OBFImportPage: PageModel {
     let patientId: Int64
     let patientName: String
     let error: String?
+    /// Names this upload's progress (`OBFImportProgress`).
+    let job: String
     let importURL: String
+    let progressURL: String
     let cancelURL: String
 
-    init(patientId: Int64, patientName: String, error: String?) {
+    init(patientId: Int64, patientName: String, error: String?, job: String) {
         self.patientId = patientId
         self.patientName = patientName
         self.error = error
+        self.job = job
         importURL = OBFEndpoints.importBoards.path(patientId)
+        progressURL = OBFEndpoints.importProgress.path()
         cancelURL = PlanEndpoints.list.path(patientId)
+    }
+}
+
+/// What an import brought in, counted as it was stored, and what it left out.
+struct OBFImportedPage: PageModel {
+    struct Count: PageModel {
+        let label: String
+        let value: Int
+    }
+
+    let name: String
+    let patientName: String
+    let counts: [Count]
+    let summary: String
+    /// Buttons whose picture or sound named nothing in the file, a sentence each (the first `shownWarnings`).
+    let warnings: [String]
+    let hasWarnings: Bool
+    let warningsTitle: String
+    let moreWarnings: String?
+    let editorURL: String
+    let plansURL: String
+
+    static let shownWarnings = 30
+
+    init(_ found: OBFQueries.ImportResult, t: Translator) {
+        let record = found.record
+        name = record.name
+        patientName = found.patientName
+        counts = [Count(label: t["obf_count_boards"], value: record.boards), Count(label: t["obf_count_buttons"], value: record.buttons),
+                  Count(label: t["obf_count_images"], value: record.images), Count(label: t["obf_count_sounds"], value: record.sounds),
+                  Count(label: t["obf_count_reused"], value: record.reusedSymbols),
+                  Count(label: t["obf_count_placeholders"], value: record.placeholders)]
+        summary = t("obf_imported_summary", ["name": record.name, "category": found.categoryName ?? record.name])
+        let all = record.warningList
+        warnings = all.prefix(Self.shownWarnings).map { warning in
+            t(warning.kind == .missingImage ? "obf_warning_missing_image" : "obf_warning_missing_sound",
+              ["board": warning.board, "button": warning.button, "id": warning.id])
+        }
+        hasWarnings = !all.isEmpty
+        warningsTitle = t("obf_warnings_title", ["count": "\(all.count)"])
+        moreWarnings = all.count > Self.shownWarnings ? t("obf_warnings_more", ["count": "\(all.count - Self.shownWarnings)"]) : nil
+        editorURL = PlanEndpoints.editor.path(record.rootPlanId)
+        plansURL = PlanEndpoints.list.path(record.patientId)
     }
 }

@@ -32,7 +32,8 @@ enum OBLFile {
         var spoken: Bool?
         var text: String?
         var buttons: [UtteranceButton]?
-        let modeling = false
+        /// An adult tapped it to show the child ("an adult is modeling" in patient mode).
+        let modeling: Bool
         /// An adult had opened patient mode (Tagarela's "assisting"), which OBL has no word for.
         let extTagarelaAssisted: Bool
     }
@@ -55,6 +56,7 @@ enum OBLBuilder {
         let label: String
         let spokenText: String?
         let assisted: Bool
+        var modeling = false
     }
 
     struct Word: Sendable {
@@ -70,6 +72,7 @@ enum OBLBuilder {
         let text: String
         let words: [Word]
         let assisted: Bool
+        var modeling = false
     }
 
     static func log(patientId: Int64, locale: String, taps: [Tap], sentences: [Sentence], timeZone: TimeZone) -> OBLFile.Log {
@@ -79,7 +82,7 @@ enum OBLBuilder {
             (tap.at, OBLFile.Event(id: "tap-\(tap.id)", timestamp: stamp.string(from: tap.at), type: "button",
                                    buttonId: tap.position.map(OBFExporter.buttonID), boardId: tap.planId.map { "\($0)" },
                                    label: tap.label, vocalization: tap.spokenText == tap.label ? nil : tap.spokenText,
-                                   spoken: true, extTagarelaAssisted: tap.assisted))
+                                   spoken: true, modeling: tap.modeling, extTagarelaAssisted: tap.assisted))
         }
         events += sentences.map { sentence in
             (sentence.at, OBLFile.Event(
@@ -88,7 +91,7 @@ enum OBLBuilder {
                     OBLFile.UtteranceButton(id: $0.position.map(OBFExporter.buttonID), boardId: $0.planId.map { "\($0)" },
                                             label: $0.label, vocalization: $0.spokenText == $0.label ? nil : $0.spokenText)
                 },
-                extTagarelaAssisted: sentence.assisted))
+                modeling: sentence.modeling, extTagarelaAssisted: sentence.assisted))
         }
         events.sort { $0.at < $1.at }
         var calendar = Calendar(identifier: .gregorian)
@@ -115,16 +118,16 @@ enum OBLBuilder {
         throws -> (taps: [Tap], sentences: [Sentence]) {
         let (condition, arguments) = filter.condition(patientId: patientId, timeZone: timeZone)
         let taps = try Row.fetchAll(db, sql: """
-            SELECT tap.id, tap.at, tap.planId, tap.assistedBy, symbol.name, symbol.spokenText,
+            SELECT tap.id, tap.at, tap.planId, tap.assistedBy, tap.modeling, symbol.name, symbol.spokenText,
                    (SELECT min(position) FROM planCell WHERE planCell.planId = tap.planId AND planCell.symbolId = tap.symbolId) AS position
             FROM tap LEFT JOIN symbol ON symbol.id = tap.symbolId WHERE \(condition) ORDER BY tap.at
             """, arguments: arguments).map {
             Tap(id: $0["id"], at: $0["at"], planId: $0["planId"], position: $0["position"], label: $0["name"] ?? "",
-                spokenText: $0["spokenText"], assisted: ($0["assistedBy"] as Int64?) != nil)
+                spokenText: $0["spokenText"], assisted: ($0["assistedBy"] as Int64?) != nil, modeling: $0["modeling"])
         }
         let (sentenceCondition, sentenceArguments) = filter.condition(patientId: patientId, timeZone: timeZone, table: "sentence")
         let rows = try Row.fetchAll(db, sql: """
-            SELECT id, at, planId, symbolIds, text, assistedBy FROM sentence WHERE \(sentenceCondition) ORDER BY at
+            SELECT id, at, planId, symbolIds, text, assistedBy, modeling FROM sentence WHERE \(sentenceCondition) ORDER BY at
             """, arguments: sentenceArguments)
         let ids = Set(rows.flatMap { ($0["symbolIds"] as String).split(separator: ",").compactMap { Int64($0) } })
         let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: ids).map { ($0.id!, $0) })
@@ -145,7 +148,8 @@ enum OBLBuilder {
                 let place = planId.flatMap { plan in onBoards[plan].map { (plan, $0) } } ?? onBoards.min { $0.key < $1.key }.map { ($0.key, $0.value) }
                 return Word(planId: place?.0, position: place?.1, label: symbol?.name ?? "", spokenText: symbol?.spokenText)
             }
-            return Sentence(id: row["id"], at: row["at"], text: row["text"], words: words, assisted: (row["assistedBy"] as Int64?) != nil)
+            return Sentence(id: row["id"], at: row["at"], text: row["text"], words: words, assisted: (row["assistedBy"] as Int64?) != nil,
+                            modeling: row["modeling"])
         }
         return (taps, sentences)
     }

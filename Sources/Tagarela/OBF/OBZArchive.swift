@@ -12,7 +12,8 @@ struct OBZLimits: Sendable {
     var ratioFloorBytes = 1 << 20
     /// A board's JSON, or a whole `.obf` with its pictures inlined as data: URIs.
     var maxJSONBytes = 8 << 20
-    var maxBoards = 50
+    /// Board sets of other apps run to hundreds of boards (CommuniKate's has 81).
+    var maxBoards = 500
 
     static let standard = OBZLimits()
 }

@@ -118,7 +118,8 @@ public final class App: Responder {
                              sentenceScript: staticFiles.url(for: "/js/sentence-player.js"),
                              pwaScript: staticFiles.url(for: "/js/pwa.js"),
                              educatScript: staticFiles.url(for: "/js/educat/educat.js"),
-                             educatStylesheet: staticFiles.url(for: "/css/educat.css"))
+                             educatStylesheet: staticFiles.url(for: "/css/educat.css"),
+                             obfImportScript: staticFiles.url(for: "/js/obf-import.js"))
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

@@ -21,6 +21,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 educat levels, answers and content sets", migrate: EduCATSchema.v2Levels)
         migrator.registerMigration("2026-11 word forms: a symbol's grammar and forms", migrate: WordFormsSchema.v1)
         migrator.registerMigration("2026-11 goals", migrate: GoalSchema.v1)
+        migrator.registerMigration("2026-11 obf imported sets", migrate: OBFSets.v1)
+        migrator.registerMigration("2026-11 modeling", migrate: PatientMode.v1Modeling)
         return migrator
     }
 }

@@ -123,6 +123,8 @@ struct PageChrome: Sendable, MustacheParent {
         case "userName": userName
         case "homePath": homePath
         case "isPatientMode": isPatientMode
+        case "isModeling": isModeling
+        case "modelingSwitch": modelingSwitch
         case "flash": flash
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
@@ -162,6 +164,9 @@ struct PageChrome: Sendable, MustacheParent {
     var userName: String?
     var homePath: String?
     var isPatientMode = false
+    /// In patient mode: whether an adult is modeling, and where the switch posts (with this page to come back to).
+    var isModeling = false
+    var modelingSwitch: ModelingSwitch?
     var flash: String?
     /// A patient's page (or patient mode): the service worker keeps this patient's boards for offline use.
     var keepsBoardsOffline = false
@@ -177,6 +182,8 @@ struct PageChrome: Sendable, MustacheParent {
         userName = context.signedIn?.user.displayName
         homePath = context.actor.map { $0.role.homePath }
         isPatientMode = context.actor?.isPatientMode ?? false
+        isModeling = isPatientMode && context.signedIn?.session.modeling == true
+        modelingSwitch = isPatientMode ? ModelingSwitch(isOn: isModeling, back: context.request.path) : nil
         self.flash = flash
         // Only the pages that play from the boards ask the worker to keep them: the sync is heavy,
         // and the games or the meal check-in have nothing to keep.
@@ -205,6 +212,7 @@ struct Assets: Sendable, MustacheParent {
         case "pwaScript": pwaScript
         case "educatScript": educatScript
         case "educatStylesheet": educatStylesheet
+        case "obfImportScript": obfImportScript
         default: nil
         }
     }
@@ -222,6 +230,7 @@ struct Assets: Sendable, MustacheParent {
     let pwaScript: String
     let educatScript: String
     let educatStylesheet: String
+    let obfImportScript: String
 }
 
 /// HTML escaping for every `{{value}}` of the templates: the same five characters as the library's own
