@@ -46,6 +46,7 @@ public final class App: Responder {
         + SentenceRoutes.templates
         + AccessRoutes.templates
         + EduCATRoutes.templates
+        + RecordRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -54,6 +55,7 @@ public final class App: Responder {
         AccountsRoutes.add(to: &router)
         DashboardRoutes.add(to: &router)
         PeopleRoutes.add(to: &router)
+        RecordRoutes.add(to: &router)
         AdminRoutes.add(to: &router)
         BodyCompositionRoutes.add(to: &router)
         CheckInRoutes.add(to: &router)
