@@ -125,12 +125,13 @@ import Testing
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
         let carla = try test.id(of: "Carla Costa")
+        let anaId = try test.id(of: "ana")
         #expect(try ana.get("/patients/\(carla)").status == 200)
-        let first = try test.read { try RecordVisits.lastOpened(clinicianId: try test.id(of: "Ana Souza"), patientId: carla, $0) }
+        let first = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
         #expect(first == test.clock.now)
         test.clock.advance(by: 60)
         #expect(try ana.get("/patients/\(carla)").status == 200)
-        let second = try test.read { try RecordVisits.lastOpened(clinicianId: try test.id(of: "Ana Souza"), patientId: carla, $0) }
+        let second = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
         #expect(second == test.clock.now, "a second opening moves the mark, one row per clinician and patient")
         #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 1)
     }
