@@ -6,6 +6,7 @@ SESSIONS_FILE for the load scripts.
 
 Usage: bench/clinic.py DATABASE SESSIONS_FILE [--clinicians 50] [--patients 500] [--boards 1000]
            [--taps 100000] [--heavy-taps 100000] [--meals 20000] [--evaluations 5000]
+           [--worklist-patients 500] [--worklist-taps 100000]
 
 Who is who (ids are in SESSIONS_FILE, one line per signed-in user: role, user id, cookie token, CSRF
 token, then role-specific fields):
@@ -18,6 +19,11 @@ token, then role-specific fields):
 - meals: per patient, half answered (older days) and half pending (the recent days up to today: a meal of a
   later day cannot be answered yet).
 - evaluations: per patient, spread over the last years, with 3 skinfolds (jp3) each.
+- the worklist clinician ("lista0", speech and nutrition, role "worklist" in SESSIONS_FILE with the
+  ids of their patients): follows the first --worklist-patients patients, each of whom counts
+  --worklist-taps taps in the last 30 days in the per-day summary `tapDay` (what the overview and the
+  worklist read; the `tap` rows themselves are not written, 50 million of them would take hours and
+  gigabytes, and no page of the record reads them), and has two tutor notes.
 """
 import argparse
 import base64
@@ -43,7 +49,8 @@ def main():
     parser.add_argument("database")
     parser.add_argument("sessions")
     for name, default in [("clinicians", 50), ("patients", 500), ("boards", 1000), ("taps", 100_000),
-                          ("heavy-taps", 100_000), ("meals", 20_000), ("evaluations", 5_000)]:
+                          ("heavy-taps", 100_000), ("meals", 20_000), ("evaluations", 5_000),
+                          ("worklist-patients", 500), ("worklist-taps", 100_000)]:
         parser.add_argument(f"--{name}", type=int, default=default)
     args = parser.parse_args()
     if args.clinicians < 2 or args.patients < 1 or args.boards < args.patients:
@@ -172,6 +179,25 @@ def main():
             db.executemany("INSERT INTO skinfoldReading (evaluationId, site, reading, tenthsMm) VALUES (?, ?, 1, ?)",
                            [(cur.lastrowid, site, 80 + rng.randrange(150)) for site in sites[sex]])
 
+    # The worklist clinician: many patients, each with a heavy month of taps in the per-day summary
+    # (every symbol of every board on every day, as 100 000 taps make it) and two tutor notes.
+    followed = patients[:args.worklist_patients]
+    lista = add_user("lista0", "Lista 0", "clinician", "speech nutrition") if followed else None
+    for index, (uid, _) in enumerate(followed):
+        db.execute("INSERT INTO clinicianPatient (clinicianId, patientId, createdAt) VALUES (?, ?, ?)", (lista, uid, created))
+        cells = [(plan, symbol) for plan, symbols in plans_of[uid] for symbol in symbols]
+        rows = [(uid, (today - timedelta(days=day)).isoformat(), plan, symbol, 0) for day in range(30) for plan, symbol in cells]
+        share, extra = divmod(args.worklist_taps, len(rows))
+        db.executemany("INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n) VALUES (?, ?, ?, ?, ?, ?)"
+                       " ON CONFLICT DO UPDATE SET n = n + excluded.n",
+                       [(*row, share + (n < extra)) for n, row in enumerate(rows)])
+        tutor = tutors[index // 2]
+        for days_ago in (3, 12):
+            db.execute("INSERT INTO observation (patientId, authorId, authorName, authorRole, observedOn, body, isPrivate,"
+                       " createdAt) VALUES (?, ?, ?, 'tutor', ?, ?, 0, ?)",
+                       (uid, tutor, f"Tutor {index // 2}", (today - timedelta(days=days_ago)).isoformat(),
+                        "Pediu água com a prancha.", stamp(now - timedelta(days=days_ago))))
+
     # Sessions for everybody the load scripts act as.
     expires = stamp(now + timedelta(days=7))
     lines = []
@@ -192,6 +218,8 @@ def main():
         sign_in("clinician", clinician)
     for index, trainer in enumerate(trainers):
         sign_in("trainer", trainer, ",".join(str(uid) for uid, _ in patients[50 * index:50 * index + 50]))
+    if lista:
+        sign_in("worklist", lista, ",".join(str(uid) for uid, _ in followed))
 
     db.execute("COMMIT")
     db.close()
@@ -199,7 +227,8 @@ def main():
         out.write("\n".join(lines) + "\n")
     totals = (f"{args.clinicians} clinicians, {len(tutors)} tutors, {len(trainers)} trainers, {len(patients)} patients,"
               f" {args.boards} boards, {args.taps + args.heavy_taps} taps ({args.heavy_taps} of patient"
-              f" {patients[0][0]}), {args.meals} meals, {args.evaluations} evaluations, {len(lines)} sessions")
+              f" {patients[0][0]}), {args.meals} meals, {args.evaluations} evaluations, {len(lines)} sessions;"
+              f" a worklist clinician of {len(followed)} patients with {args.worklist_taps} taps each (per-day summary)")
     print(totals)
 
 

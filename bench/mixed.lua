@@ -4,7 +4,7 @@
 -- written by bench/clinic.py), with their session cookie and, for a POST,
 -- their CSRF token in the form, as the browser sends them.
 --
--- Environment: MIXED_KIND  board | tap | usage | dashboard | checkin | evaluation
+-- Environment: MIXED_KIND  board | tap | usage | dashboard | checkin | evaluation | overview | worklist
 --              MIXED_USERS a file of the users for that kind, one per line,
 --                          tab-separated: cookie, csrf, then the kind's fields:
 --                board       plan id
@@ -13,6 +13,8 @@
 --                dashboard   (none)
 --                checkin     pending meal ids in queue order (comma-separated)
 --                evaluation  client id
+--                overview    patient id (of the worklist clinician)
+--                worklist    (none)
 -- Prints a RESULT line like report.lua's, with the statuses that were not the
 -- kind's expected one (see done below).
 
@@ -79,8 +81,10 @@ request = function()
       return wrk.format("POST", "/taps", form_headers(user), body)
    elseif kind == "usage" then
       return wrk.format("GET", "/patients/" .. user.a .. "/usage", cookie)
-   elseif kind == "dashboard" then
+   elseif kind == "dashboard" or kind == "worklist" then
       return wrk.format("GET", "/clinician", cookie)
+   elseif kind == "overview" then
+      return wrk.format("GET", "/patients/" .. user.a, cookie)
    elseif kind == "checkin" then
       -- Each patient answers their pending meals in order; once none is left, the last one again
       -- (answered: a redirect to /meals, still a 303).
@@ -96,7 +100,8 @@ request = function()
 end
 
 -- What each kind must answer; anything else is listed in the RESULT line.
-local expected = { board = 200, tap = 204, usage = 200, dashboard = 200, checkin = 303, evaluation = 303 }
+local expected = { board = 200, tap = 204, usage = 200, dashboard = 200, checkin = 303, evaluation = 303,
+                   overview = 200, worklist = 200 }
 local threads = {}
 
 function setup(thread)

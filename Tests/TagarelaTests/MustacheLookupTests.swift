@@ -32,9 +32,11 @@ import Testing
                         createdAt: Date(), updatedAt: Date())
         let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x", patients: [summary],
                                            adherence: [7: NutritionRules.Adherence(fulfilled: 1, notFulfilled: 1, pending: 1, overdue: 1)],
-                                           context: context)
+                                           signals: [7: WorklistRules.Signals(newTutorNotes: 1)], context: context)
         Self.expectAnswersEveryProperty(dashboard)
         for row in dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
+        #expect(dashboard.attention.count == 1)
+        for row in dashboard.attention { Self.expectAnswersEveryProperty(row) }
         let filter = UsageRoutes.Filter(Parameters([("from", "2026-11-01"), ("to", "2026-11-30")]), context: context)
         let usage = UsagePage(patientId: 7, patientName: "Carla Costa", filter: filter, total: 3,
                               perDay: [(day: "2026-11-02", count: 3)], top: [(name: "água", count: 3)],

@@ -93,13 +93,17 @@ struct PatientPage: Encodable, Sendable {
     let inviteURL: String
     /// Both tutor forms post here: a new tutor, or a request to an existing one.
     let addTutorURL: String
+    /// The record at a glance (`Records/`); nil on a page shown back with a tutor form's errors.
+    let overview: PatientOverview?
+    let reportURL: String
 
     /// Whether a tutor form creates a new tutor (a name given, or the new-tutor form) or asks an existing one.
     static func createsTutor(_ form: FormState) -> Bool {
         form["intent"] == "create" || (form["intent"] != "ask" && !form["tutorName"].trimmingCharacters(in: .whitespaces).isEmpty)
     }
 
-    init(patient: Patient, user: User, tutors: [User], actor: Actor, form: FormState, context: RequestContext) {
+    init(patient: Patient, user: User, tutors: [User], actor: Actor, form: FormState, overview: PatientOverview? = nil,
+         context: RequestContext) {
         let t = context.t
         let zone = context.configuration.timeZone
         let id = patient.userId
@@ -139,6 +143,8 @@ struct PatientPage: Encodable, Sendable {
         goalsURL = GoalEndpoints.list.path(id)
         inviteURL = PeopleEndpoints.invite.path(id)
         addTutorURL = PeopleEndpoints.addTutor.path(id)
+        self.overview = overview
+        reportURL = RecordEndpoints.report.path(id)
     }
 }
 

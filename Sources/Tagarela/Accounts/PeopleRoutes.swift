@@ -11,7 +11,8 @@ enum PeopleRoutes {
         router.add(PeopleEndpoints.newPatient, newPatient)
         router.write(PeopleEndpoints.createPatient, preparing: .media, { context in .next(try UploadedPhoto.store(context)) },
                      createPatient)
-        router.read(PeopleEndpoints.showPatient, showPatient)
+        // A write: a clinician's opening is remembered for the worklist's "new tutor notes".
+        router.write(PeopleEndpoints.showPatient, showPatient)
         router.read(PeopleEndpoints.editPatient, editPatient)
         router.read(PeopleEndpoints.showPhoto, showPhoto)
         router.write(PeopleEndpoints.updatePatient, preparing: .media, { context, _ in .next(try UploadedPhoto.store(context)) },
@@ -63,10 +64,14 @@ enum PeopleRoutes {
 
     @Sendable static func showPatient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let (person, tutors) = try PeopleQueries.patientPage(id, visibleTo: actor, db)
+        let zone = context.configuration.timeZone
+        let (person, tutors, record) = try OverviewQueries.patientPage(id, visibleTo: actor, today: ISODate.string(context.now, timeZone: zone),
+                                                                       timeZone: zone, now: context.now, db)
+        let overview = PatientOverview(record, patientId: person.patient.userId, sections: OverviewQueries.Sections(actor),
+                                       t: context.t, format: context.format)
         return .page("people/patient", title: "patient_title",
                      PatientPage(patient: person.patient, user: person.user, tutors: tutors, actor: actor, form: FormState(),
-                                 context: context))
+                                 overview: overview, context: context))
     }
 
     @Sendable static func editPatient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {

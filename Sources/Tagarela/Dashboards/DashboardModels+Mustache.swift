@@ -11,6 +11,10 @@ extension ClinicianDashboard: MustacheParent {
         case "specialties": specialties
         case "search": search
         case "patients": patients
+        case "attention": attention
+        case "others": others
+        case "hasAttention": hasAttention
+        case "hasOthers": hasOthers
         case "isEmpty": isEmpty
         case "countText": countText
         case "showsNutrition": showsNutrition
@@ -19,6 +23,16 @@ extension ClinicianDashboard: MustacheParent {
         case "symbolsURL": symbolsURL
         case "newPatientURL": newPatientURL
         case "searchURL": searchURL
+        default: nil
+        }
+    }
+}
+
+extension ClinicianDashboard.WorklistRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "patient": patient
+        case "reasons": reasons
         default: nil
         }
     }

@@ -16,10 +16,11 @@ enum DashboardRoutes {
     @Sendable static func clinician(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
-        let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context), db)
+        let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context),
+                                                  nowInstant: context.now, db)
         return .page("dashboards/clinician", title: "dashboard_clinician_title",
                      ClinicianDashboard(actor: actor, search: search, patients: data.patients, adherence: data.adherence,
-                                        context: context))
+                                        signals: data.signals, context: context))
     }
 
     @Sendable static func tutor(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -82,6 +83,12 @@ struct PatientRow: PageModel {
 }
 
 struct ClinicianDashboard: PageModel {
+    /// A patient of the worklist with what needs attention, in words.
+    struct WorklistRow: PageModel {
+        let patient: PatientRow
+        let reasons: [String]
+    }
+
     struct NutritionRow: PageModel {
         let id: Int64
         /// The patient's meal plan.
@@ -95,6 +102,12 @@ struct ClinicianDashboard: PageModel {
     let specialties: [String]
     let search: String
     let patients: [PatientRow]
+    /// Patients needing attention, the most urgent first (`WorklistRules`), each with its reasons.
+    let attention: [WorklistRow]
+    /// Everyone else, by name.
+    let others: [PatientRow]
+    let hasAttention: Bool
+    let hasOthers: Bool
     let isEmpty: Bool
     let countText: String
     let showsNutrition: Bool
@@ -106,7 +119,20 @@ struct ClinicianDashboard: PageModel {
     let searchURL = DashboardEndpoints.clinician.path()
 
     init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
-         context: RequestContext) {
+         signals: [Int64: WorklistRules.Signals] = [:], context: RequestContext) {
+        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+        let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
+        let rows = PatientRow.list(patients, context: context)
+        let ordered = WorklistRules.order(zip(patients, rows).map { summary, row in
+            (item: row, name: summary.displayName,
+             reasons: WorklistRules.reasons(signals[summary.id] ?? WorklistRules.Signals(), today: today, scope: scope))
+        })
+        attention = ordered.filter { !$0.reasons.isEmpty }.map { entry in
+            WorklistRow(patient: entry.item, reasons: entry.reasons.map { Self.words($0, context.t, context.format) })
+        }
+        others = ordered.filter { $0.reasons.isEmpty }.map(\.item)
+        hasAttention = !attention.isEmpty
+        hasOthers = !others.isEmpty
         showsNutrition = actor.specialties.contains(.nutrition)
         showsSpeech = actor.specialties.contains(.speech)
         nutrition = patients.map { patient -> (People.PatientSummary, NutritionRules.Adherence) in
@@ -123,9 +149,23 @@ struct ClinicianDashboard: PageModel {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
         self.search = search
-        self.patients = PatientRow.list(patients, context: context)
+        self.patients = rows
         isEmpty = patients.isEmpty
         countText = context.t("patients_count", ["count": "\(patients.count)"])
+    }
+
+    /// A worklist reason as the clinician reads it.
+    static func words(_ reason: WorklistRules.Reason, _ t: Translator, _ format: LocalizedFormat) -> String {
+        switch reason {
+        case .noBoardUse(let days?): t("worklist_reason_idle", ["days": "\(days)"])
+        case .noBoardUse(nil): t["worklist_reason_never_used"]
+        case .goalsBehind(let count): t("worklist_reason_goals_behind", ["count": "\(count)"])
+        case .overdueMeals(let count): t("worklist_reason_overdue_meals", ["count": "\(count)"])
+        case .lowAdherence(let rate): t("worklist_reason_low_adherence", ["rate": "\(format.decimal(rate * 100, fractionDigits: 0)) %"])
+        case .reevaluation(let overdue, let dueOn):
+            t(overdue ? "worklist_reason_reevaluation_overdue" : "worklist_reason_reevaluation_due", ["date": format.shortDate(iso: dueOn)])
+        case .newTutorNotes(let count): t("worklist_reason_tutor_notes", ["count": "\(count)"])
+        }
     }
 }
 

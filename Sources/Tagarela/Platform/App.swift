@@ -47,6 +47,7 @@ public final class App: Responder {
         + AccessRoutes.templates
         + EduCATRoutes.templates
         + GoalRoutes.templates
+        + RecordRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -55,6 +56,7 @@ public final class App: Responder {
         AccountsRoutes.add(to: &router)
         DashboardRoutes.add(to: &router)
         PeopleRoutes.add(to: &router)
+        RecordRoutes.add(to: &router)
         AdminRoutes.add(to: &router)
         BodyCompositionRoutes.add(to: &router)
         CheckInRoutes.add(to: &router)

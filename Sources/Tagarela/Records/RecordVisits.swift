@@ -1,0 +1,37 @@
+import Foundation
+import GRDB
+
+/// When each clinician last opened each of their patients' overview, so the worklist can say
+/// "new tutor notes since you last looked". A bookmark of the clinician's own reading, not a
+/// change to the record, so it writes no audit row (the audit log would fill with page views).
+enum RecordVisits {
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    static func v1(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE patientOpened (
+                clinicianId INTEGER NOT NULL REFERENCES user(id) ON DELETE CASCADE,
+                patientId INTEGER NOT NULL REFERENCES patient(userId) ON DELETE CASCADE,
+                openedAt DATETIME NOT NULL,
+                PRIMARY KEY (clinicianId, patientId)
+            ) WITHOUT ROWID;
+            CREATE INDEX patientOpened_patient ON patientOpened(patientId);
+            -- "New words": the first day a patient used a symbol, one index lookup per symbol
+            -- instead of a scan of the patient's whole history.
+            CREATE INDEX tapDay_patient_symbol ON tapDay(patientId, symbolId, day);
+            """)
+    }
+
+    /// Notes the clinician opened the patient's overview at `now`.
+    static func markOpened(clinicianId: Int64, patientId: Int64, at now: Date, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO patientOpened (clinicianId, patientId, openedAt) VALUES (?, ?, ?)
+            ON CONFLICT (clinicianId, patientId) DO UPDATE SET openedAt = excluded.openedAt
+            """, arguments: [clinicianId, patientId, now])
+    }
+
+    /// When the clinician last opened the patient; nil: never.
+    static func lastOpened(clinicianId: Int64, patientId: Int64, _ db: Database) throws -> Date? {
+        try Date.fetchOne(db, sql: "SELECT openedAt FROM patientOpened WHERE clinicianId = ? AND patientId = ?",
+                          arguments: [clinicianId, patientId])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Which of a clinician's patients need attention, why, and in what order. Pure: the dashboard reads
+/// the signals in one query (`DashboardQueries.clinician`) and these rules decide.
+enum WorklistRules {
+    /// Days without a tap on a patient who has boards before the clinician is told.
+    static let idleDays = 7
+    /// Adherence under this share of answered meals is low (as the nutrition dashboard always said).
+    static let lowAdherence = 0.7
+    /// The interval used for a patient's re-evaluation when no trainer set one for this clinician.
+    static let reevaluationDays = 90
+
+    /// What the record says about one patient, as far as this clinician may know.
+    struct Signals: Sendable, Equatable {
+        var hasBoards = false
+        /// The last day (ISO) with a tap; nil: never.
+        var lastBoardUse: String?
+        var goalsBehind = 0
+        var overdueMeals = 0
+        /// Fulfilled ÷ answered meals over the dashboard's period; nil when nothing was answered.
+        var adherence: Double?
+        /// The last body-composition evaluation (ISO); nil: never evaluated.
+        var lastEvaluation: String?
+        /// Tutors' notes written since this clinician last opened the patient.
+        var newTutorNotes = 0
+    }
+
+    enum Reason: Sendable, Equatable {
+        /// Days since the last tap; nil when the boards were never used.
+        case noBoardUse(days: Int?)
+        case goalsBehind(Int)
+        case overdueMeals(Int)
+        case lowAdherence(Double)
+        case reevaluation(overdue: Bool, dueOn: String)
+        case newTutorNotes(Int)
+
+        /// How much this reason weighs in the order: a goal falling behind first, a note to read last.
+        var weight: Int {
+            switch self {
+            case .goalsBehind: 5
+            case .noBoardUse: 4
+            case .overdueMeals, .lowAdherence: 3
+            case .reevaluation(let overdue, _): overdue ? 3 : 1
+            case .newTutorNotes: 2
+            }
+        }
+    }
+
+    /// What the clinician's specialties let the worklist speak about.
+    struct Scope: Sendable {
+        let speech: Bool
+        let nutrition: Bool
+    }
+
+    static func reasons(_ signals: Signals, today: String, scope: Scope) -> [Reason] {
+        var reasons: [Reason] = []
+        if signals.goalsBehind > 0 { reasons.append(.goalsBehind(signals.goalsBehind)) }
+        if scope.speech, signals.hasBoards {
+            if let last = signals.lastBoardUse {
+                if let lastDay = ISODate.dayNumber(last), let now = ISODate.dayNumber(today), now - lastDay >= idleDays {
+                    reasons.append(.noBoardUse(days: now - lastDay))
+                }
+            } else {
+                reasons.append(.noBoardUse(days: nil))
+            }
+        }
+        if scope.nutrition {
+            if signals.overdueMeals > 0 { reasons.append(.overdueMeals(signals.overdueMeals)) }
+            if let rate = signals.adherence, rate < lowAdherence { reasons.append(.lowAdherence(rate)) }
+            let (status, dueOn) = Reevaluation.status(lastTakenOn: signals.lastEvaluation, intervalDays: reevaluationDays, today: today)
+            if let dueOn, status == .due || status == .overdue { reasons.append(.reevaluation(overdue: status == .overdue, dueOn: dueOn)) }
+        }
+        if scope.speech, signals.newTutorNotes > 0 { reasons.append(.newTutorNotes(signals.newTutorNotes)) }
+        return reasons
+    }
+
+    /// Patients with reasons first, the heaviest first, then by name; then everyone else by name.
+    static func order<Item>(_ items: [(item: Item, name: String, reasons: [Reason])]) -> [(item: Item, name: String, reasons: [Reason])] {
+        items.sorted { left, right in
+            let (a, b) = (left.reasons.reduce(0) { $0 + $1.weight }, right.reasons.reduce(0) { $0 + $1.weight })
+            if a != b { return a > b }
+            return left.name.localizedCaseInsensitiveCompare(right.name) == .orderedAscending
+        }
+    }
+}

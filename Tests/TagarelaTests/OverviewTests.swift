@@ -1,0 +1,138 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+@testable import Tagarela
+import Testing
+
+/// The patient's overview (`/patients/:id`): what each role sees of the record, parts left out when
+/// there is nothing to show or nothing the reader may read, and the clinician's visit remembered.
+@Suite struct OverviewTests {
+    static let en = [("Accept-Language", "en")]
+
+    /// The `<section>` whose heading has this id, or nil when the page has none.
+    static func section(_ id: String, in page: String) -> String? {
+        guard let start = page.range(of: #"aria-labelledby="\#(id)""#) else { return nil }
+        let rest = page[start.lowerBound...]
+        return String(rest[..<(rest.range(of: "</section>")?.upperBound ?? rest.endIndex)])
+    }
+
+    @Test func aSpeechTherapistSeesBoardsNotesAndTrendsOfCarla() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let page = try ana.get("/patients/\(carla)", headers: Self.en)
+        #expect(page.status == 200)
+        let communication = try #require(Self.section("communication-title", in: page.text))
+        #expect(communication.contains("Taps") && communication.contains("in 7 days") && communication.contains("in 30 days"))
+        #expect(communication.contains(#"<svg class="sparkline""#) && communication.contains("<polyline points=\""))
+        #expect(communication.contains(#"href="/patients/\#(carla)/usage""#))
+        // Two weeks of demo taps: each symbol was first used within the last 30 days, so they are new words.
+        #expect(communication.contains(#"<ul class="word-list">"#) && !communication.contains("No new words"))
+        let notes = try #require(Self.section("notes-title", in: page.text))
+        #expect(notes.contains("Bruno") && notes.contains("Ana Souza"), "a clinician reads the tutor's and the clinicians' notes")
+        #expect(notes.contains(#"href="/patients/\#(carla)/observations""#))
+        #expect(Self.section("meals-title", in: page.text) == nil, "meals are the nutritionist's")
+        #expect(Self.section("body-title", in: page.text) == nil)
+        #expect(Self.section("goals-title", in: page.text) == nil, "no goals: no goals section")
+        #expect(Self.section("games-title", in: page.text) == nil, "no games played: no games section")
+        #expect(page.text.contains(#"href="/patients/\#(carla)/report""#))
+        // The details and the tutors are still there.
+        #expect(page.text.contains(#"id="profile-title""#) && page.text.contains(#"id="tutors-title""#))
+    }
+
+    @Test func aNutritionistSeesMealsAndWeightsNotBoards() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let elisa = try test.id(of: "Elisa Martins")
+        let page = try nadia.get("/patients/\(elisa)", headers: Self.en).text
+        let meals = try #require(Self.section("meals-title", in: page))
+        #expect(meals.contains("Last 7 days") && meals.contains("Last 30 days") && meals.contains("followed"))
+        #expect(meals.contains("Overdue meals:"), "the demo leaves the last day and a half unanswered")
+        #expect(meals.contains(#"href="/patients/\#(elisa)/nutrition""#))
+        let body = try #require(Self.section("body-title", in: page))
+        #expect(body.contains("Latest weight") && body.contains("kg since"), "Elisa shares her weight, drifting down")
+        #expect(body.contains("−"), "the change is a loss")
+        #expect(Self.section("communication-title", in: page) == nil, "an adult without boards: no board section")
+        #expect(Self.section("notes-title", in: page) == nil, "a nutritionist does not read the speech notes")
+        let carla = try test.id(of: "Carla Costa")
+        let carlaPage = try nadia.get("/patients/\(carla)", headers: Self.en).text
+        #expect(Self.section("meals-title", in: carlaPage) != nil)
+        #expect(Self.section("communication-title", in: carlaPage) == nil, "Carla's boards are the speech therapist's")
+        #expect(Self.section("body-title", in: carlaPage) == nil, "Carla has no weights nor evaluations")
+    }
+
+    @Test func aTutorSeesBoardsAndOnlyTheirOwnNotes() async throws {
+        let test = try await TestApp()
+        let bruno = try test.browser(loggedInAs: "bruno")
+        let carla = try test.id(of: "Carla Costa")
+        let page = try bruno.get("/patients/\(carla)", headers: Self.en)
+        #expect(page.status == 200)
+        #expect(Self.section("communication-title", in: page.text) != nil)
+        let notes = try #require(Self.section("notes-title", in: page.text))
+        #expect(!notes.contains("Ana Souza") && !page.text.contains("quero + água"), "never the clinician's private notes")
+        #expect(Self.section("meals-title", in: page.text) == nil)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 0,
+                "only a clinician's visit is remembered")
+        let davi = try test.id(of: "Davi Alves")
+        #expect(try bruno.get("/patients/\(davi)").status == 404, "another tutor's child")
+    }
+
+    @Test func anotherClinicianCannotKnowThePatient() async throws {
+        let test = try await TestApp()
+        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "rui", name: "Rui Lopes",
+                                  specialties: ["speech", "nutrition"], password: DemoClinic.password, hasher: test.app.passwords)
+        let rui = try test.browser(loggedInAs: "rui")
+        let carla = try test.id(of: "Carla Costa")
+        #expect(try rui.get("/patients/\(carla)").status == 404)
+        #expect(try rui.get("/patients/999999").status == 404)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 0)
+        for person in ["dani", "elisa"] {
+            #expect(try test.browser(loggedInAs: person).get("/patients/\(carla)").status == 403)
+        }
+    }
+
+    @Test func aNewPatientShowsNoEmptySections() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let created = try ana.postMultipart("/patients", fields: [("displayName", "Gil Nunes")], files: [])
+        let path = try #require(created.header("Location"))
+        let page = try ana.get(path, headers: Self.en).text
+        #expect(page.contains("Nothing recorded in the last 30 days yet."))
+        for id in ["communication-title", "games-title", "meals-title", "body-title", "notes-title", "goals-title"] {
+            #expect(Self.section(id, in: page) == nil, "\(id)")
+        }
+    }
+
+    @Test func gamesAppearOnceAGameWasPlayedWithTheBestResult() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        try test.write { db in
+            for (hits, daysAgo) in [(4, 2.0), (9, 10.0), (20, 45.0)] {
+                try db.execute(sql: """
+                    INSERT INTO educatResult (patientId, area, mode, hits, errors, durationSeconds, language, playedAt)
+                    VALUES (?, 'vowels', 'challenge', ?, 1, 60, 'ca', ?)
+                    """, arguments: [carla, hits, test.clock.now.addingTimeInterval(-daysAgo * 86_400)])
+            }
+        }
+        let page = try test.browser(loggedInAs: "ana").get("/patients/\(carla)", headers: Self.en).text
+        let games = try #require(Self.section("games-title", in: page))
+        #expect(games.contains("Vowels"))
+        #expect(games.contains("2 games (1 in 7 days) · best: 9 hits"), "the game 45 days ago is outside the 30 days")
+        #expect(games.contains(#"href="/patients/\#(carla)/educat""#))
+    }
+
+    @Test func aClinicianOpeningThePatientIsRemembered() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let anaId = try test.id(of: "ana")
+        #expect(try ana.get("/patients/\(carla)").status == 200)
+        let first = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
+        #expect(first == test.clock.now)
+        test.clock.advance(by: 60)
+        #expect(try ana.get("/patients/\(carla)").status == 200)
+        let second = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
+        #expect(second == test.clock.now, "a second opening moves the mark, one row per clinician and patient")
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 1)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+@testable import Tagarela
+import Testing
+
+/// The clinician's dashboard as a worklist: who needs attention first, each with the reason in
+/// words, then the rest; what the demo's data says for Carla, Davi and Elisa.
+@Suite struct WorklistTests {
+    static let en = [("Accept-Language", "en")]
+
+    /// The names in the worklist, in order, and those listed after it.
+    static func lists(_ page: String) -> (attention: [String], others: [String]) {
+        func names(_ part: Substring) -> [String] {
+            part.matches(of: /<h4><a href="[^"]+">([^<]+)<\/a><\/h4>/).map { String($0.1) }
+        }
+        let start = page.range(of: #"<ol class="worklist""#)!.lowerBound
+        let end = page.range(of: "</ol>", range: start..<page.endIndex)!.upperBound
+        let rest = page[end...]
+        return (names(page[start..<end]), names(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)]))
+    }
+
+    static func reasons(of name: String, in page: String) -> String {
+        guard let at = page.range(of: ">\(name)</a>") else { return "" }
+        let rest = page[at.upperBound...]
+        return String(rest[..<(rest.range(of: "</li>\n    \n") ?? rest.range(of: "</ul>")!).upperBound])
+    }
+
+    @Test func theNutritionistSeesCarlaBeforeElisaForHerMeals() async throws {
+        let test = try await TestApp()
+        let page = try test.browser(loggedInAs: "nadia").get("/clinician", headers: Self.en).text
+        let lists = Self.lists(page)
+        #expect(lists.attention == ["Carla Costa", "Elisa Martins"], "Carla: overdue meals and low adherence; Elisa: overdue meals")
+        #expect(lists.others.isEmpty)
+        let carla = Self.reasons(of: "Carla Costa", in: page)
+        #expect(carla.contains("Overdue meals:") && carla.contains("Low adherence:"))
+        let elisa = Self.reasons(of: "Elisa Martins", in: page)
+        #expect(elisa.contains("Overdue meals:") && !elisa.contains("Low adherence"))
+        #expect(!page.contains("New tutor notes"), "a nutritionist does not read the speech notes")
+    }
+
+    @Test func theSpeechTherapistIsToldOfNewTutorNotesUntilSheOpensThePatient() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let before = try ana.get("/clinician", headers: Self.en).text
+        #expect(Self.lists(before).attention == ["Carla Costa", "Davi Alves"], "a note from each tutor, never opened: by name")
+        #expect(Self.reasons(of: "Davi Alves", in: before).contains("New tutor notes: 1"))
+        #expect(!before.contains("Overdue meals"), "a speech therapist is not told about meals")
+        let carla = try test.id(of: "Carla Costa")
+        test.clock.advance(by: 60)
+        #expect(try ana.get("/patients/\(carla)").status == 200)
+        let after = try ana.get("/clinician", headers: Self.en).text
+        #expect(Self.lists(after).attention == ["Davi Alves"])
+        #expect(Self.lists(after).others == ["Carla Costa"], "then the rest")
+        // Bruno writes a new note: Carla needs attention again.
+        test.clock.advance(by: 60)
+        let bruno = try test.browser(loggedInAs: "bruno")
+        let day = ISODate.string(test.clock.now, timeZone: test.app.configuration.timeZone)
+        #expect(try bruno.post("/patients/\(carla)/observations", [("observedOn", day), ("body", "Pediu água sozinha.")]).status == 303)
+        let again = try ana.get("/clinician", headers: Self.en).text
+        #expect(Self.lists(again).attention == ["Carla Costa", "Davi Alves"])
+        #expect(Self.reasons(of: "Carla Costa", in: again).contains("New tutor notes: 1"))
+    }
+
+    @Test func boardsUnusedForAWeekComeFirst() async throws {
+        let test = try await TestApp()
+        test.clock.advance(by: 9 * 86_400)
+        let page = try test.browser(loggedInAs: "ana").get("/clinician", headers: Self.en).text
+        #expect(Self.lists(page).attention == ["Carla Costa", "Davi Alves"])
+        #expect(Self.reasons(of: "Carla Costa", in: page).contains("No board use for"))
+        #expect(Self.reasons(of: "Davi Alves", in: page).contains("No board use for"))
+        // Davi taps again: only Carla is idle, and she comes first.
+        let davi = try test.id(of: "Davi Alves")
+        try test.write { db in
+            try db.execute(sql: "INSERT INTO tap (key, patientId, at, receivedAt) VALUES ('fresh', ?, ?, ?)",
+                           arguments: [davi, test.clock.now, test.clock.now])
+        }
+        let later = try test.browser(loggedInAs: "ana").get("/clinician", headers: Self.en).text
+        #expect(Self.lists(later).attention.first == "Carla Costa")
+        #expect(!Self.reasons(of: "Davi Alves", in: later).contains("No board use"))
+    }
+
+    @Test func theSearchFiltersTheWorklistToo() async throws {
+        let test = try await TestApp()
+        let page = try test.browser(loggedInAs: "ana").get("/clinician?q=Davi", headers: Self.en).text
+        #expect(Self.lists(page).attention == ["Davi Alves"])
+        #expect(!page.contains("Carla Costa"))
+        #expect(page.contains(#"value="Davi""#))
+    }
+
+    @Test func theWorklistReadsIndexesNotTheTaps() async throws {
+        let test = try await TestApp()
+        let ana = try test.id(of: "ana")
+        let plan = try test.read { db in
+            try Row.fetchAll(db, sql: """
+                EXPLAIN QUERY PLAN
+                SELECT cp.patientId,
+                       EXISTS (SELECT 1 FROM plan WHERE plan.patientId = cp.patientId),
+                       (SELECT max(day) FROM tapDay WHERE tapDay.patientId = cp.patientId),
+                       (SELECT max(takenOn) FROM evaluation WHERE evaluation.patientId = cp.patientId),
+                       (SELECT count(*) FROM observation o
+                        WHERE o.patientId = cp.patientId AND o.authorRole = 'tutor' AND o.createdAt > coalesce(po.openedAt, ?))
+                FROM clinicianPatient cp
+                LEFT JOIN patientOpened po ON po.clinicianId = cp.clinicianId AND po.patientId = cp.patientId
+                WHERE cp.clinicianId = ?
+                """, arguments: [Date(), ana]).map { $0["detail"] as String }
+        }
+        #expect(!plan.contains { $0.hasPrefix("SCAN tapDay") || $0.hasPrefix("SCAN tap ") || $0.hasPrefix("SCAN evaluation") },
+                "\(plan)")
+        #expect(plan.contains { $0.contains("tapDay") && $0.hasPrefix("SEARCH") }, "\(plan)")
+        // The same statement as the dashboard's, so this plan is the one it runs.
+        let signals = try test.read { try DashboardQueries.worklistSignals(clinicianId: ana, since: Date.distantPast, $0) }
+        #expect(signals.count == 2)
+        #expect(signals.values.allSatisfy { $0.hasBoards && $0.lastBoardUse != nil })
+    }
+}
