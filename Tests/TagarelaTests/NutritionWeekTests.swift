@@ -73,6 +73,8 @@ import Testing
         #expect(NutritionWeek.cellStatus(.pending, date: "2026-11-18", time: "13:00", quantityChanged: false, now: now) == .upcoming,
                 "a meal is late only after its time")
         #expect(NutritionWeek.cellStatus(.pending, date: "2026-11-25", time: "07:00", quantityChanged: false, now: now) == .upcoming)
+        #expect(!NutritionWeek.isDense(columns: 4, busiestDayLines: 19), "the demo's week prints at the usual size")
+        #expect(NutritionWeek.isDense(columns: 6, busiestDayLines: 10) && NutritionWeek.isDense(columns: 3, busiestDayLines: 25))
         let marks = NutritionWeek.CellStatus.allCases.map(\.mark)
         #expect(Set(marks).count == marks.count, "every status has its own mark")
     }

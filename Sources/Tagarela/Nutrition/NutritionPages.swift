@@ -102,6 +102,8 @@ struct ReviewPage: PageModel {
         let meal: MealView
         let statusClass: String
         let mark: String
+        /// The status in words, as the legend says it (overdue, to come…).
+        let statusText: String
         let time: String
         /// The name of a custom meal (the column says the others').
         let customTitle: String?
@@ -217,7 +219,7 @@ struct ReviewPage: PageModel {
                          from: data.periodFrom)
         adherence = period.rate
         weekSummary = summary(t["week_this_title"], from: monday)
-        notFollowed = data.period.filter { $0.status == .notFulfilled }.reversed().prefix(6).map { meal in
+        notFollowed = data.period.filter { $0.status == .notFulfilled }.reversed().prefix(3).map { meal in
             let title = meal.type == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type.rawValue)"]
             return NotFollowedRow(when: "\(format.shortDate(iso: meal.date)) · \(meal.time) · \(title)", reason: meal.reason ?? "",
                                   instead: meal.eatenInstead ?? "",
@@ -261,7 +263,8 @@ struct ReviewPage: PageModel {
                   ["kcal": format.decimal(nutrients.kcal, fractionDigits: 0)])
             } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
             return (meal.date, meal.mealType,
-                    CellMeal(meal: view, statusClass: status.rawValue, mark: status.mark, time: meal.time,
+                    CellMeal(meal: view, statusClass: status.rawValue, mark: status.mark,
+                             statusText: t["week_status_\(status.rawValue)"], time: meal.time,
                              customTitle: meal.mealType == .custom ? view.title : nil,
                              planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
                              eaten: eaten))
@@ -308,6 +311,8 @@ struct MealPlanPage: PageModel {
     struct PlanMeal: PageModel {
         let time: String
         let title: String
+        /// A custom meal's own name (the column names the others).
+        let customTitle: String?
         let lines: [String]
         let energy: String
         let mark: String
@@ -335,6 +340,8 @@ struct MealPlanPage: PageModel {
     let columns: [ReviewPage.Column]
     let days: [PlanDay]
     let hasMeals: Bool
+    /// A week too full for the sheet's usual type size prints smaller, to stay on one page.
+    let isDense: Bool
     /// The patient's page shows today's meals first (not printed).
     let today: PlanDay?
     let previousWeekURL: String
@@ -357,7 +364,8 @@ struct MealPlanPage: PageModel {
             let status = NutritionWeek.cellStatus(screen.meal.mealStatus, date: screen.meal.date, time: screen.meal.time,
                                                   quantityChanged: view.lines.contains(where: \.isDeviation), now: now)
             return (screen.meal.date, screen.meal.mealType,
-                    PlanMeal(time: screen.meal.time, title: view.title, lines: view.lines.map { "\($0.name): \($0.prescribed)" },
+                    PlanMeal(time: screen.meal.time, title: view.title,
+                             customTitle: screen.meal.mealType == .custom ? view.title : nil, lines: view.lines.map { "\($0.name): \($0.prescribed)" },
                              energy: view.energy, mark: status.mark, status: view.status, statusClass: status.rawValue))
         }
         let weekdays = (1...7).map { t["week_day_\($0)"] }
@@ -371,6 +379,8 @@ struct MealPlanPage: PageModel {
                            meals: ofDay.map(\.2), hasMeals: !ofDay.isEmpty)
         }
         hasMeals = !screens.isEmpty
+        isDense = NutritionWeek.isDense(columns: types.count,
+                                        busiestDayLines: days.map { $0.meals.reduce(0) { $0 + 1 + $1.lines.count } }.max() ?? 0)
         today = showsToday ? days.first(where: \.isToday) : nil
         previousWeekURL = weekURL(ISODate.adding(-7, to: monday))
         nextWeekURL = weekURL(ISODate.adding(7, to: monday))

@@ -27,7 +27,7 @@ enum NutritionQueries {
         return Week(linked: linked, monday: monday, screens: try weekMeals(patientId: patientId, monday: monday, db),
                     periodFrom: periodFrom, period: try energies(patientId: patientId, from: periodFrom, to: sunday, db),
                     queueHead: try overdueHead(patientId: patientId, now: now, db),
-                    deviations: try Adherence.deviations(patientId: patientId, db),
+                    deviations: try Adherence.deviations(patientId: patientId, limit: 5, db),
                     weights: try Weights.entries(of: patientId, forClinician: true, db))
     }
 

@@ -109,4 +109,9 @@ enum NutritionWeek {
         case .pending: nil
         }
     }
+
+    /// Whether a week's plan needs the smaller type to print on one A4 sheet: more than five kinds of
+    /// meal, or a day of more than 24 lines (a meal's heading and its foods), beyond what the demo's
+    /// four meals a day with up to four foods take.
+    static func isDense(columns: Int, busiestDayLines: Int) -> Bool { columns > 5 || busiestDayLines > 24 }
 }
