@@ -100,6 +100,8 @@ import Testing
         let carla = try carlaInPatientMode(test)
         _ = try carla.post("/educat/results", challenge(hits: 4))
         _ = try carla.post("/educat/results", challenge("conta-cops", hits: 1, errors: 1))
+        _ = try carla.post("/educat/answers", [("key", "game-key-0001"), ("area", "numbers"), ("mode", "challenge"), ("level", "1"),
+                                              ("answers", #"[{"seq":1,"item":"4","tapped":"4","outcome":"hit","ms":1500}]"#)])
 
         let bruno = try test.browser(loggedInAs: "bruno")
         let page = try bruno.get("/patients/\(carlaId)/educat")
@@ -111,7 +113,7 @@ import Testing
         #expect(try bruno.post("/patients/\(carlaId)/educat/settings", [("seconds", "20"), ("lives", "5"), ("language", "")]).status == 403)
 
         let ana = try test.browser(loggedInAs: "ana")
-        #expect(try ana.get("/patients/\(carlaId)/educat").text.contains("name=\"seconds\" type=\"number\" min=\"3\" max=\"60\" inputmode=\"numeric\" value=\"9\""))
+        #expect(try ana.get("/patients/\(carlaId)/educat/settings").text.contains("name=\"seconds\" type=\"number\" min=\"3\" max=\"60\" inputmode=\"numeric\" value=\"9\""))
         let refused = try ana.post("/patients/\(carlaId)/educat/settings", [("seconds", "61"), ("lives", "0"), ("language", "")])
         #expect(refused.status == 422)
         #expect(refused.text.contains("value=\"61\"") && refused.text.contains("entre 3 e 60") && refused.text.contains("entre 1 e 9"))

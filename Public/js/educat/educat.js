@@ -3,6 +3,8 @@ import { runDue } from "./clock.js";
 import { say, played, setUpMusic } from "./sound.js";
 import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
+import { setUpAnswers } from "./answers.js";
+import { setUpLevels } from "./levels.js";
 
 const root = document.getElementById("educat");
 
@@ -12,8 +14,8 @@ if (root) {
     button.addEventListener("click", () => say(button.dataset.clip)));
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
   switch (root.dataset.page) {
-    case "lesson": setUpLesson(root); break;
-    case "game": setUpCaseToggle(root); setUpGame(root); break;
+    case "lesson": setUpLesson(root); setUpLevels(root); break;
+    case "game": setUpCaseToggle(root); setUpAnswers(root); setUpLevels(root); setUpGame(root); break;
     case "information": say(root.querySelector(".educat-read")?.dataset.clip); break;
     default: break;
   }

@@ -71,7 +71,12 @@ export function setUpGame(root) {
     }
     if (isChallenge) deadline = now() + settings.seconds * 1000;
     repeat.hidden = false;
+    emit("educat:ask", { item: asked() });
   }
+
+  // Per-item answers (answers.js listens; docs/decisions.md "eduCAT levels and results").
+  const emit = (name, detail = {}) => root.dispatchEvent(new CustomEvent(name, { detail }));
+  const asked = () => (target ? (isContaCops ? target.word : target.dataset.item) : null);
 
   function reveal(word) {
     later(syllablesAfter, () => {
@@ -86,8 +91,9 @@ export function setUpGame(root) {
     });
   }
 
-  /** outcome: "hit", "miss" or "timeout". */
-  function answer(outcome) {
+  /** outcome: "hit", "miss" or "timeout"; tapped: the item, word count or "" tapped. */
+  function answer(outcome, tapped = null) {
+    emit("educat:answer", { item: asked(), tapped, outcome });
     settle(outcome);
     repeat.hidden = !target;
   }
@@ -133,6 +139,7 @@ export function setUpGame(root) {
       duration: Math.round((Date.now() - (startedAt ?? Date.now())) / 1000),
     };
     if (isChallenge) Object.assign(fields, { lives: game.livesAtStart, livesLeft, seconds: settings.seconds });
+    Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
     return new URLSearchParams({ _csrf: root.dataset.csrf, ...fields });
   }
 
@@ -148,6 +155,7 @@ export function setUpGame(root) {
     mover?.stop();
     repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
+    emit("educat:end");
     post(result(0));
     q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
     q(".educat-end-message").textContent = newRecord ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
@@ -183,10 +191,12 @@ export function setUpGame(root) {
       game = rules.start(game);
       posted = false;
       startedAt = Date.now();
+      emit("educat:start");
       question.hidden = true;
       show();
     } else if (startedAt === null) {
       startedAt = Date.now();
+      emit("educat:start");
     }
     ask();
     showTime();
@@ -195,7 +205,7 @@ export function setUpGame(root) {
   // A tap lands at once (pointerdown, as the seed's touchesBegan); a key press arrives as a click.
   const choose = (element) => {
     if (!target || isContaCops) return;
-    answer(element && element === target ? "hit" : "miss");
+    answer(element && element === target ? "hit" : "miss", element?.dataset.item ?? "");
   };
   const area = q(".educat-area");
   area?.addEventListener("pointerdown", (event) => {
@@ -207,7 +217,7 @@ export function setUpGame(root) {
   });
   answers.forEach((button) => button.addEventListener("click", () => {
     if (!target) return;
-    answer(Number(button.dataset.answer) === target.count ? "hit" : "miss");
+    answer(Number(button.dataset.answer) === target.count ? "hit" : "miss", button.dataset.answer);
   }));
 
   setInterval(() => {

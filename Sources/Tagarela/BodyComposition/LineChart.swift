@@ -19,6 +19,8 @@ struct LineChart: Sendable {
     var width = 360.0
     var height = 230.0
     var fontSize = 15.0
+    /// Fixed bounds of the value axis (a percentage: 0–100), so its three lines fall on round values.
+    var range: ClosedRange<Double>? = nil
 
     /// A value formatter for the axis and point labels (the locale's decimal mark).
     let format: @Sendable (Double) -> String
@@ -33,7 +35,7 @@ struct LineChart: Sendable {
         guard let low = values.min(), let high = values.max(), !labels.isEmpty else { return "" }
         let padding = max((high - low) * 0.15, abs(high) * 0.02, 0.5)
         // Counts and measures are never negative: their axis does not go below zero.
-        let bottom = low >= 0 ? max(low - padding, 0) : low - padding, top = high + padding
+        let bottom = range?.lowerBound ?? (low >= 0 ? max(low - padding, 0) : low - padding), top = range?.upperBound ?? high + padding
         let left = 58.0, right = width - 18, upper = 30.0, lower = height - (series.count > 1 ? 54 : 40)
         func x(_ index: Int) -> Double {
             labels.count == 1 ? (left + right) / 2 : left + (right - left) * Double(index) / Double(labels.count - 1)

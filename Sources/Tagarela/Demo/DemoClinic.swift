@@ -69,9 +69,10 @@ public enum DemoClinic {
             let bruno = try person("bruno", "Bruno Costa", .tutor)
             let beatriz = try person("beatriz", "Beatriz Alves", .tutor, locale: .es)
 
-            let carla = try person(nil, "Carla Costa", .patient, withPassword: false)
+            // Each child's language picks the eduCAT pack: Carla plays in Catalan, Davi in Spanish.
+            let carla = try person(nil, "Carla Costa", .patient, locale: .ca, withPassword: false)
             try patient(carla, born: "2019-05-14", .female, "Transtorno do espectro autista", startedOn: "2025-03-10")
-            let davi = try person(nil, "Davi Alves", .patient, withPassword: false)
+            let davi = try person(nil, "Davi Alves", .patient, locale: .es, withPassword: false)
             try patient(davi, born: "2017-09-02", .male, "Paralisia cerebral", startedOn: "2024-08-19")
             let elisa = try person("elisa", "Elisa Martins", .patient)
             try patient(elisa, born: "1991-01-23", .female, "Diabetes tipo 2", startedOn: "2026-02-01")

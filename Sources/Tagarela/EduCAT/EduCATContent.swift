@@ -5,7 +5,7 @@ import Synchronization
 /// each area with what the voice says, the feedback phrases, help texts and the conta-cops words.
 /// Every spoken text is pre-generated as a clip (`tagarela educat-audio`); pages only name the clips.
 struct EduCATPack: Decodable, Sendable {
-    struct Item: Decodable, Sendable {
+    struct Item: Decodable, Sendable, Equatable {
         /// What is shown: "7", "b".
         let symbol: String
         /// What the voice says: "set", "be" (letters by their names).
@@ -36,7 +36,15 @@ struct EduCATPack: Decodable, Sendable {
     let scoldings: [String]
     let help: [String: String]
     let information: String
-    let words: [Word]
+    /// The pack's words, and the patient's added ones once `adding` ran.
+    var words: [Word]
+    /// Letters of the language beyond a–z (Catalan: ç, l·l, ny, the accented vowels), asked from the
+    /// alphabet's lower-case level on.
+    let extraLetters: [Item]?
+
+    var extraLetterItems: [Item] { extraLetters ?? [] }
+    /// Letters a clinician added to this patient's alphabet (never in the pack's file; see `adding`).
+    var addedLetterItems: [Item]?
 
     func label(_ key: String) -> String { labels[key] ?? key }
 
@@ -57,7 +65,7 @@ struct EduCATPack: Decodable, Sendable {
 
     /// Every text the voice says in this pack, each once.
     var spokenTexts: [String] {
-        var texts = numbers.map(\.spoken) + alphabet.map(\.spoken) + congratulations + scoldings
+        var texts = numbers.map(\.spoken) + alphabet.map(\.spoken) + extraLetterItems.map(\.spoken) + congratulations + scoldings
         texts += help.keys.sorted().compactMap { help[$0] } + [information]
         texts += words.flatMap { [$0.word, $0.syllabifiedReading] }
         var seen = Set<String>()

@@ -8,5 +8,10 @@ enum EduCATEndpoints {
     static let activity = Endpoint<String, String>(.get, "/educat/:screen/:mode", .signedIn([.patient]))
     static let postResult = Endpoint< >(.post, "/educat/results", .signedIn([.patient]))
     static let results = Endpoint<Int64>(.get, "/patients/:id/educat", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))
+    static let postAnswers = Endpoint< >(.post, "/educat/answers", .signedIn([.patient]))
+    static let settings = Endpoint<Int64>(.get, "/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech))
+    static let addItem = Endpoint<Int64>(.post, "/patients/:id/educat/items", .signedIn([.clinician], clinicianSpecialty: .speech))
+    static let removeItem = Endpoint<Int64, Int64>(.post, "/patients/:id/educat/items/:item/delete",
+                                                   .signedIn([.clinician], clinicianSpecialty: .speech))
     static let saveSettings = Endpoint<Int64>(.post, "/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

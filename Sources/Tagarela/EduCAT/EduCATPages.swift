@@ -61,11 +61,18 @@ struct EduCATItemView: PageModel {
     let symbol: String
     let upper: String
     let clip: String
+    /// Numbers: the digit's value, and as many dots to count (none for 0).
+    let quantity: Int?
+    let hasQuantity: Bool
+    let dots: String
 
-    init(_ item: EduCATPack.Item, pack: EduCATPack) {
+    init(_ item: EduCATPack.Item, pack: EduCATPack, area: EduCATArea) {
         symbol = item.symbol
         upper = item.symbol.uppercased()
         clip = pack.clipURL(item.spoken)
+        quantity = area == .numbers ? Int(item.symbol) : nil
+        hasQuantity = quantity != nil
+        dots = String(repeating: "●", count: quantity ?? 0)
     }
 }
 
@@ -101,15 +108,24 @@ struct EduCATLessonPage: PageModel {
     let words: [EduCATWordView]
     let questionLabel: String
 
-    init(area: EduCATArea, pack: EduCATPack, bar: EduCATBar) {
+    /// The numbers lesson pairs each digit with as many dots.
+    let hasQuantities: Bool
+    let levelKey: String
+
+    init(area: EduCATArea, pack: EduCATPack, level: EduCATLevel, bar: EduCATBar) {
         self.bar = bar
         self.area = area.rawValue
-        items = pack.items(area).map { EduCATItemView($0, pack: pack) }
+        // The lesson teaches the area's items; the alphabet's own letters (ç, l·l, ny, à…) and the added
+        // ones from the level that asks them.
+        let lessonItems = area == .alphabet && ["lower", "joined"].contains(level.key) ? level.items(pack) : pack.items(area)
+        items = lessonItems.map { EduCATItemView($0, pack: pack, area: area) }
+        hasQuantities = area == .numbers
+        levelKey = level.key
         hasCaseToggle = area == .vowels || area == .alphabet
         capitalsLabel = pack.label("capitals")
         cursiveLabel = pack.label("cursive")
         isContaCops = area == .contaCops
-        words = isContaCops ? pack.words.map { EduCATWordView($0, pack: pack) } : []
+        words = isContaCops ? level.words(pack.words).map { EduCATWordView($0, pack: pack) } : []
         questionLabel = pack.label("question")
     }
 }
@@ -136,15 +152,28 @@ struct EduCATGamePage: PageModel {
     let listenLabel: String
     /// Letters can be shown joined-up in the games too, as in the seed's prototype screens (A12).
     let hasCaseToggle: Bool
+    /// The contract with the game (docs/decisions.md, "eduCAT levels and results").
+    let level: Int
+    let levelKey: String
+    let itemsOnScreen: String
+    let speed: String
+    let untimed: Bool
+    let answersURL = EduCATEndpoints.postAnswers.path()
 
-    init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, settings: EduCATSettings, record: Int, bar: EduCATBar) {
+    init(area: EduCATArea, mode: EduCATMode, pack: EduCATPack, level: EduCATLevel, settings: EduCATSettings, record: Int,
+         bar: EduCATBar) {
         self.bar = bar
         self.area = area.rawValue
         self.mode = mode.rawValue
         isChallenge = mode == .challenge
         isContaCops = area == .contaCops
-        items = pack.items(area).map { EduCATItemView($0, pack: pack) }
-        words = isContaCops ? pack.words.map { EduCATWordView($0, pack: pack) } : []
+        items = level.items(pack).map { EduCATItemView($0, pack: pack, area: area) }
+        words = isContaCops ? level.words(pack.words).map { EduCATWordView($0, pack: pack) } : []
+        self.level = level.number
+        levelKey = level.key
+        itemsOnScreen = settings.itemsOnScreen.map(String.init) ?? ""
+        speed = settings.speed.multiplier
+        untimed = settings.untimed
         answers = isContaCops ? Array(1...5) : []
         congratulations = pack.congratulations.map(pack.clipURL)
         scoldings = pack.scoldings.map(pack.clipURL)
@@ -159,12 +188,36 @@ struct EduCATGamePage: PageModel {
     }
 }
 
-/// The tutor's and clinician's view of a patient's eduCAT: records, a chart per area, every game,
-/// and (for the clinician) the challenge settings.
+/// The tutor's and clinician's view of a patient's eduCAT: records, levels, what the answers say
+/// (mix-ups, missed word lengths), % right and time per answer by day, the recent answers and every game.
 struct EduCATResultsPage: PageModel {
     struct Record: PageModel {
         let label: String
         let value: Int
+    }
+
+    struct Level: PageModel {
+        let area: String
+        let label: String
+    }
+
+    struct Insight: PageModel {
+        let text: String
+        /// The items named, in the pack's language (`lang`), e.g. "b – d".
+        let items: String?
+        let lang: String
+    }
+
+    struct AnswerRow: PageModel {
+        let date: String
+        let area: String
+        let level: String
+        let asked: String
+        let tapped: String
+        let isCorrect: Bool
+        let outcome: String
+        let seconds: String
+        let lang: String
     }
 
     struct Row: PageModel {
@@ -184,53 +237,164 @@ struct EduCATResultsPage: PageModel {
     let patientId: Int64
     let patientName: String
     let patientURL: String
-    let settingsURL: String
+    let settingsURL: String?
     let records: [Record]
+    let levels: [Level]
+    let insights: [Insight]
+    let hasAnswers: Bool
     let charts: [Chart]
+    let answers: [AnswerRow]
     let rows: [Row]
+    let hasGames: Bool
     let isEmpty: Bool
-    let isClinician: Bool
-    let form: FormState
-    let languages: [SelectOption]
 
-    init(patientId: Int64, patientName: String, records: [EduCATArea: Int], results: [EduCATStore.ResultRow],
-         settings: EduCATSettings, form: FormState?, isClinician: Bool, context: RequestContext) {
+    static let answersShown = 30
+
+    init(_ data: EduCATQueries.Results, isClinician: Bool, context: RequestContext) {
         let t = context.t
         let format = context.format
-        self.patientId = patientId
-        self.patientName = patientName
-        patientURL = PeopleEndpoints.showPatient.path(patientId)
-        settingsURL = EduCATEndpoints.saveSettings.path(patientId)
-        self.records = EduCATArea.allCases.map { Record(label: t["educat_area_\($0.labelKey)"], value: records[$0] ?? 0) }
-        charts = EduCATArea.allCases.compactMap { area in
-            let games = results.filter { $0.area == area.rawValue }
-            guard !games.isEmpty else { return nil }
-            let svg = LineChart(
-                title: t["educat_area_\(area.labelKey)"], unit: t["educat_hits"],
-                labels: games.map { format.shortDate($0.playedAt) },
-                series: [
-                    LineChart.Series(name: t["educat_mode_challenge"], values: games.map { $0.mode == "challenge" ? Double($0.hits) : nil },
-                                     colour: LineChart.palette[0]),
-                    LineChart.Series(name: t["educat_mode_normal"], values: games.map { $0.mode == "normal" ? Double($0.hits) : nil },
-                                     colour: LineChart.palette[2]),
-                ],
-                // Hits are whole, the axis's padded bounds are not: whole numbers plain, others with a decimal.
-                format: { $0 == $0.rounded() ? String(Int($0)) : format.decimal($0) }).svg
-            return svg.isEmpty ? nil : Chart(svg: svg)
+        patientId = data.patientId
+        patientName = data.patientName
+        patientURL = PeopleEndpoints.showPatient.path(data.patientId)
+        settingsURL = isClinician ? EduCATEndpoints.settings.path(data.patientId) : nil
+        records = EduCATArea.allCases.map { Record(label: t["educat_area_\($0.labelKey)"], value: data.records[$0] ?? 0) }
+        levels = EduCATArea.allCases.map { area in
+            let level = EduCATLevel.of(area, number: data.levels[area] ?? 1)
+            return Level(area: t["educat_area_\(area.labelKey)"], label: "\(level.number) · " + t["educat_level_\(level.key)"])
         }
-        rows = results.reversed().map { result in
+        let judged = data.answers.compactMap { answer in
+            EduCATArea(rawValue: answer.area).map {
+                EduCATInsights.Answer(area: $0, asked: answer.asked, expected: answer.expected, tapped: answer.tapped, correct: answer.correct)
+            }
+        }
+        // Mix-ups are of the pack most recently played.
+        let packLanguage = data.answers.first?.language ?? ""
+        insights = EduCATInsights.confusions(judged).map {
+            Insight(text: t("educat_insight_confuses", ["times": "\($0.times)"]), items: "\($0.first) – \($0.second)", lang: packLanguage)
+        } + EduCATInsights.missedSyllableCounts(judged).map {
+            Insight(text: t("educat_insight_misses_syllables", ["count": "\($0)"]), items: nil, lang: packLanguage)
+        }
+        hasAnswers = !data.answers.isEmpty
+
+        let dayFormat = DateFormatter()
+        dayFormat.locale = Locale(identifier: "en_US_POSIX")
+        dayFormat.timeZone = context.configuration.timeZone
+        dayFormat.dateFormat = "yyyy-MM-dd"
+        var charts: [Chart] = []
+        let byArea = Dictionary(grouping: data.answers, by: \.area)
+        let areas = EduCATArea.allCases.filter { byArea[$0.rawValue] != nil }
+        let days = Set(data.answers.map { dayFormat.string(from: $0.answeredAt) }).sorted()
+        if !days.isEmpty {
+            let perArea = areas.map { area in
+                (area, Dictionary(uniqueKeysWithValues: EduCATInsights.days(byArea[area.rawValue]!.map {
+                    (day: dayFormat.string(from: $0.answeredAt), correct: $0.correct, milliseconds: $0.milliseconds)
+                }).map { ($0.day, $0) }))
+            }
+            let labels = days.map { format.shortDate(iso: $0) }
+            func series(_ value: (EduCATInsights.Day) -> Double) -> [LineChart.Series] {
+                perArea.enumerated().map { index, entry in
+                    LineChart.Series(name: t["educat_area_\(entry.0.labelKey)"], values: days.map { entry.1[$0].map(value) },
+                                     colour: LineChart.palette[index % LineChart.palette.count])
+                }
+            }
+            let slowest = perArea.flatMap { $0.1.values.map(\.medianSeconds) }.max() ?? 1
+            charts.append(Chart(svg: LineChart(title: t["educat_chart_correct"], unit: "%", labels: labels,
+                                               series: series(\.percentCorrect), range: 0...100,
+                                               format: { String(Int($0.rounded())) }).svg))
+            charts.append(Chart(svg: LineChart(title: t["educat_chart_seconds"], unit: t["educat_unit_seconds"], labels: labels,
+                                               series: series(\.medianSeconds), range: 0...max(2, (slowest / 2).rounded(.up) * 2),
+                                               format: { $0 == $0.rounded() ? String(Int($0)) : format.decimal($0) }).svg))
+        }
+        self.charts = charts.filter { !$0.svg.isEmpty }
+        answers = data.answers.prefix(Self.answersShown).map { answer in
+            let area = EduCATArea(rawValue: answer.area)
+            return AnswerRow(date: format.shortDate(answer.answeredAt) + " " + format.time(answer.answeredAt),
+                             area: area.map { t["educat_area_\($0.labelKey)"] } ?? answer.area,
+                             level: area.map { "\(answer.level) · " + t["educat_level_\(EduCATLevel.of($0, number: answer.level).key)"] } ?? "",
+                             asked: answer.asked, tapped: answer.tapped.flatMap { $0.isEmpty ? nil : $0 } ?? "—", isCorrect: answer.correct,
+                             outcome: answer.correct ? t["educat_answer_right"] : answer.tapped == nil ? t["educat_answer_timeout"] : t["educat_answer_wrong"],
+                             seconds: format.decimal(Double(answer.milliseconds) / 1000), lang: answer.language)
+        }
+        rows = data.results.reversed().map { result in
             Row(date: format.shortDate(result.playedAt) + " " + format.time(result.playedAt),
                 area: EduCATArea(rawValue: result.area).map { t["educat_area_\($0.labelKey)"] } ?? result.area,
                 mode: t["educat_mode_\(result.mode)"], hits: result.hits, errors: result.errors,
                 duration: String(format: "%d:%02d", result.durationSeconds / 60, result.durationSeconds % 60),
                 livesLeft: result.livesLeft.map(String.init) ?? "–")
         }
-        isEmpty = results.isEmpty
-        self.isClinician = isClinician
-        let values = ["seconds": "\(settings.secondsPerQuestion)", "lives": "\(settings.lives)", "language": settings.language ?? ""]
-        self.form = form ?? FormState(values: values)
-        let chosen = self.form["language"]
-        languages = [SelectOption(value: "", label: t["educat_language_patient"], isSelected: chosen.isEmpty)]
+        hasGames = !data.results.isEmpty
+        isEmpty = data.results.isEmpty && data.answers.isEmpty
+    }
+}
+
+/// The clinician's eduCAT page of a patient: the pack, the challenge, play, levels and promotion,
+/// and the words and letters added to the patient's sets.
+struct EduCATSettingsPage: PageModel {
+    struct LevelField: PageModel {
+        let name: String
+        let label: String
+        let options: [SelectOption]
+        let error: String?
+    }
+
+    struct AddedRow: PageModel {
+        let area: String
+        let text: String
+        let detail: String
+        let pictureURL: String?
+        let language: String
+        let lang: String
+        let removeURL: String
+    }
+
+    let patientName: String
+    let resultsURL: String
+    let saveURL: String
+    let addURL: String
+    let form: FormState
+    let itemForm: FormState
+    let languages: [SelectOption]
+    let speeds: [SelectOption]
+    let promotions: [SelectOption]
+    let isUntimed: Bool
+    let levels: [LevelField]
+    let itemAreas: [SelectOption]
+    let itemLanguages: [SelectOption]
+    let added: [AddedRow]
+
+    init(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, context: RequestContext) {
+        let t = context.t
+        patientName = data.patientName
+        resultsURL = EduCATEndpoints.results.path(data.patientId)
+        saveURL = EduCATEndpoints.saveSettings.path(data.patientId)
+        addURL = EduCATEndpoints.addItem.path(data.patientId)
+        let form = form ?? FormState(values: EduCATSettingsForm.values(data.settings, levels: data.levels))
+        self.form = form
+        let chosen = form["language"]
+        languages = [SelectOption(value: "", label: t("educat_language_default", ["language": t["educat_language_\(data.packLanguage)"]]),
+                                  isSelected: chosen.isEmpty)]
             + EduCATContent.languages.map { SelectOption(value: $0, label: t["educat_language_\($0)"], isSelected: chosen == $0) }
+        speeds = EduCATSpeed.allCases.map { SelectOption(value: $0.rawValue, label: t["educat_speed_\($0.rawValue)"], isSelected: form["speed"] == $0.rawValue) }
+        promotions = ["never", "streak", "accuracy"].map { SelectOption(value: $0, label: t["educat_promotion_\($0)"], isSelected: form["promotion"] == $0) }
+        isUntimed = !form["untimed"].isEmpty
+        levels = EduCATArea.allCases.map { area in
+            let name = "level-\(area.rawValue)"
+            return LevelField(name: name, label: t["educat_area_\(area.labelKey)"], options: EduCATLevel.levels(area).map {
+                SelectOption(value: "\($0.number)", label: "\($0.number) · " + t["educat_level_\($0.key)"], isSelected: form[name] == "\($0.number)")
+            }, error: form.errors[name])
+        }
+        let itemForm = itemForm ?? FormState(values: ["area": EduCATArea.contaCops.rawValue, "language": data.packLanguage])
+        self.itemForm = itemForm
+        itemAreas = [EduCATArea.contaCops, .alphabet].map {
+            SelectOption(value: $0.rawValue, label: t["educat_area_\($0.labelKey)"], isSelected: itemForm["area"] == $0.rawValue)
+        }
+        itemLanguages = EduCATContent.languages.map { SelectOption(value: $0, label: t["educat_language_\($0)"], isSelected: itemForm["language"] == $0) }
+        added = data.added.map { item in
+            AddedRow(area: EduCATArea(rawValue: item.area).map { t["educat_area_\($0.labelKey)"] } ?? item.area, text: item.text,
+                     detail: item.syllables.map { $0.uppercased().replacingOccurrences(of: "-", with: " - ") } ?? item.spoken,
+                     pictureURL: item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
+                     language: t["educat_language_\(item.language)"], lang: item.language,
+                     removeURL: EduCATEndpoints.removeItem.path(data.patientId, item.id))
+        }
     }
 }

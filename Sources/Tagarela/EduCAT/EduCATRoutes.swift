@@ -6,7 +6,7 @@ import HTTPServer
 /// the results and settings page for the patient's tutors and clinicians.
 enum EduCATRoutes {
     static let templates = ["educat/menu", "educat/lesson", "educat/game", "educat/records", "educat/information",
-                            "educat/results"]
+                            "educat/results", "educat/settings"]
 
     static func add(to router: inout Router<Route>) {
         router.read(EduCATEndpoints.menu, menu)
@@ -14,15 +14,25 @@ enum EduCATRoutes {
         router.read(EduCATEndpoints.activity, activity)
         router.write(EduCATEndpoints.postResult, postResult)
         router.read(EduCATEndpoints.results, results)
+        router.read(EduCATEndpoints.settings, settings)
         router.write(EduCATEndpoints.saveSettings, saveSettings)
+        router.write(EduCATEndpoints.postAnswers, postAnswers)
+        router.write(EduCATEndpoints.addItem, preparing: .media, makeClips, addItem)
+        router.write(EduCATEndpoints.removeItem, removeItem)
     }
 
-    /// The child's pack (the clinician's choice, else the patient's language, else Catalan), settings and records.
+    /// The child's pack (see `EduCATLanguage.pack`) with the clinician's added words and letters,
+    /// settings, records and levels.
     static func player(_ context: RequestContext, _ db: Database) throws -> (pack: EduCATPack, player: EduCATQueries.Player) {
         let actor = try context.requireActor()
         let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
-        let player = try EduCATQueries.player(patientId: actor.userId, db)
-        return (content.pack(player.language), player)
+        let player = try EduCATQueries.player(patientId: actor.userId, interface: context.locale.rawValue, db)
+        return (content.pack(player.language).adding(player.added), player)
+    }
+
+    /// A posted form's fields, the first value of each name.
+    static func firstValues(_ form: Parameters) -> [String: String] {
+        Dictionary(form.pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Sendable static func menu(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -79,61 +89,136 @@ enum EduCATRoutes {
         switch mode {
         case "lesson":
             return .page("educat/lesson", title: "educat_title", EduCATLessonPage(
-                area: area, pack: pack, bar: EduCATBar(pack, title: pack.label(area.labelKey) + " · " + pack.label("lesson"), back: back,
+                area: area, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1), bar: EduCATBar(pack, title: pack.label(area.labelKey) + " · " + pack.label("lesson"), back: back,
                                                        help: area == .contaCops ? .contaCopsLesson : .lesson, context.t)))
         case "game", "challenge":
             let mode: EduCATMode = mode == "game" ? .normal : .challenge
             let help: EduCATScreen = mode == .challenge ? .challenge : area == .contaCops ? .contaCopsGame : .game
             let title = pack.label(area.labelKey) + " · " + pack.label(mode == .normal ? "game" : "challenge")
             return .page("educat/game", title: "educat_title", EduCATGamePage(
-                area: area, mode: mode, pack: pack, settings: player.settings, record: player.records[area] ?? 0,
+                area: area, mode: mode, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1),
+                settings: player.settings, record: player.records[area] ?? 0,
                 bar: EduCATBar(pack, title: title, back: back, help: help, context.t)))
         default:
             throw AppError.notFound
         }
     }
 
-    /// A finished game, or an abandoned challenge with at least one answer. Impossible values are
-    /// refused with 400 and nothing is stored.
+    /// A finished game, or an abandoned challenge with at least one answer. Malformed values are
+    /// refused with 400, values no game could produce with 422; nothing is stored either way. A
+    /// result posted again under the same game key is answered as before and not stored twice.
     @Sendable static func postResult(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let fields = Dictionary(context.request.form.pairs.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let fields = firstValues(context.request.form)
         guard case .success(let result) = EduCATResult.parse(fields) else {
             return Reply(try .json(["error": "invalid result"], status: .badRequest))
         }
+        let key = fields["key"].flatMap { $0.isEmpty ? nil : $0 }
+        let level = fields["level"].flatMap { Int($0) }
+        if let key, !EduCATGameKey.isValid(key) { return Reply(try .json(["error": "invalid result"], status: .badRequest)) }
+        if let problem = EduCATPlausibility.check(result, level: level) {
+            return Reply(try .json(["error": "implausible result", "reason": problem.rawValue], status: .unprocessableContent))
+        }
         let (pack, _) = try player(context, db)
-        let stored = try EduCATStore.store(result, patientId: actor.userId, language: pack.language, assistedBy: actor.supervisorId,
-                                           at: context.now, db)
+        let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,
+                                           assistedBy: actor.supervisorId, at: context.now, db)
         return Reply(try .json(["record": "\(stored.record)", "newRecord": stored.isNew ? "true" : "false"]))
+    }
+
+    /// A batch of per-item answers (answers.js). Answers the area's level after it, which the rule
+    /// of automatic promotion may have raised.
+    @Sendable static func postAnswers(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let actor = try context.requireActor()
+        guard let batch = EduCATAnswer.parseBatch(firstValues(context.request.form)) else {
+            return Reply(try .json(["error": "invalid answers"], status: .badRequest))
+        }
+        let (pack, player) = try player(context, db)
+        let expected: (String) -> String? = batch.area == .contaCops
+            ? { asked in pack.words.first { $0.word == asked }.map { "\($0.syllableCount)" } }
+            : { asked in EduCATLevel.levels(batch.area).flatMap { $0.items(pack) }
+                .contains { $0.symbol == asked } ? asked : nil }
+        guard let level = try EduCATStore.store(batch, expected: expected, patientId: actor.userId, language: pack.language,
+                                                promotion: player.settings.promotion, at: context.now, db)
+        else { return Reply(try .json(["error": "unknown item"], status: .unprocessableContent)) }
+        return Reply(try .json(["level": "\(level.number)", "levelKey": level.key]))
     }
 
     @Sendable static func results(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        return resultsPage(try EduCATQueries.results(patientId: patientId, visibleTo: actor, db), form: nil, context: context)
+        let data = try EduCATQueries.results(patientId: patientId, visibleTo: actor, db)
+        return .page("educat/results", title: "educat_results_title", EduCATResultsPage(data, isClinician: actor.role == .clinician, context: context))
     }
 
-    static func resultsPage(_ data: EduCATQueries.Results, form: FormState?, status: Status = .ok, context: RequestContext) -> Reply {
-        .page("educat/results", title: "educat_results_title", EduCATResultsPage(
-            patientId: data.patientId, patientName: data.patientName, records: data.records, results: data.results,
-            settings: data.settings, form: form, isClinician: context.actor?.role == .clinician, context: context), status: status)
+    @Sendable static func settings(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        return settingsPage(try EduCATQueries.settings(patientId: patientId, visibleTo: actor, interface: context.locale.rawValue, db),
+                            form: nil, itemForm: nil, context: context)
+    }
+
+    static func settingsPage(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, status: Status = .ok,
+                             context: RequestContext) -> Reply {
+        .page("educat/settings", title: "educat_settings_title", EduCATSettingsPage(data, form: form, itemForm: itemForm, context: context),
+              status: status)
     }
 
     @Sendable static func saveSettings(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
-        var form = FormState(context.request.form, fields: ["seconds", "lives", "language"])
-        let seconds = Int(form["seconds"].trimmingCharacters(in: .whitespaces))
-        let lives = Int(form["lives"].trimmingCharacters(in: .whitespaces))
-        if seconds.map(EduCATSettings.secondsRange.contains) != true { form.fail("seconds", context.t["educat_error_seconds"]) }
-        if lives.map(EduCATSettings.livesRange.contains) != true { form.fail("lives", context.t["educat_error_lives"]) }
-        let language = form["language"].isEmpty ? nil : form["language"]
-        if let language, !EduCATContent.languages.contains(language) { form.fail("language", context.t["error_choose_option"]) }
-        guard !form.hasErrors, let seconds, let lives else {
-            return resultsPage(try EduCATQueries.results(patientId: patient.userId, visibleTo: actor, db), form: form,
-                               status: .unprocessableContent, context: context)
+        var form = FormState(context.request.form, fields: EduCATSettingsForm.fields)
+        let parsed = EduCATSettingsForm.read(&form, current: try EduCATStore.settings(patientId: patient.userId, db), t: context.t)
+        guard !form.hasErrors, let (settings, levels) = parsed else {
+            return settingsPage(try EduCATQueries.settings(patientId: patient.userId, visibleTo: actor, interface: context.locale.rawValue, db),
+                                form: form, itemForm: nil, status: .unprocessableContent, context: context)
         }
-        try EduCATStore.save(EduCATSettings(secondsPerQuestion: seconds, lives: lives, language: language),
-                             patientId: patient.userId, by: actor.userId, at: context.now, db)
-        return .redirect(to: EduCATEndpoints.results.path(patient.userId), flash: "educat_settings_saved")
+        try EduCATStore.save(settings, levels: levels, patientId: patient.userId, by: actor.userId, at: context.now,
+                             audit: context.audit, db)
+        return .redirect(to: EduCATEndpoints.settings.path(patient.userId), flash: "educat_settings_saved")
+    }
+
+    /// The clips of a word or letter the clinician adds, made with the chosen pack's voice before the
+    /// write (the form is checked again in the write, where the patient is known).
+    @Sendable static func makeClips(_ context: RequestContext, _ patientId: Int64) throws -> Step<EduCATItemForm.Prepared> {
+        let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
+        var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
+        guard let item = EduCATItemForm.read(&form, pictograms: context.pictograms, t: context.t) else { return .next(.refused(form)) }
+        let pack = content.pack(item.language)
+        do {
+            let clip = try context.speech.clip(text: item.spoken, voice: pack.voice)
+            if let word = item.word { _ = try context.speech.clip(text: word.syllabifiedReading, voice: pack.voice) }
+            return .next(.ready(item, clip: clip))
+        } catch {
+            form.fail("text", context.t["educat_error_clip"])
+            return .next(.refused(form))
+        }
+    }
+
+    @Sendable static func addItem(_ context: RequestContext, _ db: Database, _ prepared: EduCATItemForm.Prepared,
+                                  _ patientId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        func refuse(_ form: FormState) throws -> Reply {
+            settingsPage(try EduCATQueries.settings(patientId: patient.userId, visibleTo: actor, interface: context.locale.rawValue, db),
+                         form: nil, itemForm: form, status: .unprocessableContent, context: context)
+        }
+        switch prepared {
+        case .refused(let form): return try refuse(form)
+        case .ready(let item, let clip):
+            let added = EduCATStore.AddedItem(id: 0, area: item.area.rawValue, text: item.text, spoken: item.spoken,
+                                              syllables: item.word.map { $0.syllables.joined(separator: "-") },
+                                              pictogram: item.word?.pictogram, clip: clip, language: item.language)
+            guard try EduCATStore.add(added, patientId: patient.userId, by: actor.userId, at: context.now, audit: context.audit, db) else {
+                var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
+                form.fail("text", context.t["educat_error_item_twice"])
+                return try refuse(form)
+            }
+            return .redirect(to: EduCATEndpoints.settings.path(patient.userId), flash: "educat_item_added")
+        }
+    }
+
+    @Sendable static func removeItem(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ itemId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        guard try EduCATStore.removeItem(itemId, patientId: patient.userId, audit: context.audit, db) else { throw AppError.notFound }
+        return .redirect(to: EduCATEndpoints.settings.path(patient.userId), flash: "educat_item_removed")
     }
 }

@@ -29,6 +29,14 @@ struct EduCATSettings: Sendable, Equatable {
     var lives: Int
     /// A content pack chosen for this patient, or nil for the patient's own language.
     var language: String?
+    /// No countdown: a question waits for the child (motor difficulties).
+    var untimed = false
+    /// At most this many items on screen; nil for all of the level's.
+    var itemsOnScreen: Int? = nil
+    var speed = EduCATSpeed.normal
+    var promotion = EduCATPromotion.never
+
+    static let itemsRange = 2...40
 }
 
 /// The rules of a challenge game, as plain values. Public/js/educat/challenge.js plays by the same

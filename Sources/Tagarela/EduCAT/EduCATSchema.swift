@@ -38,4 +38,68 @@ enum EduCATSchema {
             t.column("updatedAt", .datetime).notNull()
         }
     }
+
+    /// Levels, per-item answers, one result per game key, the clinician's play settings and the
+    /// words and letters a clinician adds to a patient's sets. Shipped 2026-11. Never edit.
+    static func v2Levels(_ db: Database) throws {
+        let areas = EduCATArea.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        try db.alter(table: "educatSettings") { t in
+            t.add(column: "untimed", .boolean).notNull().defaults(to: false)
+            t.add(column: "itemsOnScreen", .integer).check(sql: "itemsOnScreen BETWEEN 2 AND 40")
+            t.add(column: "speed", .text).notNull().defaults(to: "normal").check(sql: "speed IN ('slow','normal','fast')")
+            t.add(column: "promotion", .text).notNull().defaults(to: "never").check(sql: "promotion IN ('never','streak','accuracy')")
+            t.add(column: "promotionValue", .integer)
+        }
+        try db.create(table: "educatLevel") { t in
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("area", .text).notNull().check(sql: "area IN (\(areas))")
+            t.column("level", .integer).notNull().check(sql: "level >= 1")
+            // The clinician who set it, or null when the child passed the level on their own.
+            t.column("updatedBy", .integer).references("user", onDelete: .setNull)
+            t.column("updatedAt", .datetime).notNull()
+            t.primaryKey(["patientId", "area"])
+        }
+        try db.create(table: "educatAnswer") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("gameKey", .text).notNull()
+            t.column("area", .text).notNull().check(sql: "area IN (\(areas))")
+            t.column("mode", .text).notNull().check(sql: "mode IN ('normal','challenge')")
+            t.column("level", .integer).notNull()
+            t.column("asked", .text).notNull()
+            // The right answer: the symbol itself, or a conta-cops word's syllable count.
+            t.column("expected", .text).notNull()
+            // Null when the time ran out.
+            t.column("tapped", .text)
+            t.column("correct", .boolean).notNull()
+            t.column("milliseconds", .integer).notNull().check(sql: "milliseconds >= 0")
+            t.column("sequence", .integer).notNull()
+            t.column("language", .text).notNull()
+            t.column("answeredAt", .datetime).notNull()
+            t.uniqueKey(["patientId", "gameKey", "sequence"])
+        }
+        try db.create(index: "educatAnswer_patient", on: "educatAnswer", columns: ["patientId", "area", "answeredAt"])
+        try db.alter(table: "educatResult") { t in
+            t.add(column: "gameKey", .text)
+            t.add(column: "level", .integer)
+        }
+        try db.create(index: "educatResult_gameKey", on: "educatResult", columns: ["patientId", "gameKey"], unique: true,
+                      condition: Column("gameKey") != nil)
+        try db.create(table: "educatItem") { t in
+            t.autoIncrementedPrimaryKey("id")
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("area", .text).notNull().check(sql: "area IN ('alphabet','conta-cops')")
+            t.column("text", .text).notNull()
+            // What the voice says (a letter by its name; a word as written).
+            t.column("spoken", .text).notNull()
+            // Conta-cops: the syllables joined by "-".
+            t.column("syllables", .text)
+            t.column("pictogram", .text)
+            t.column("clip", .text).notNull()
+            t.column("language", .text).notNull()
+            t.column("createdBy", .integer).references("user", onDelete: .setNull)
+            t.column("createdAt", .datetime).notNull()
+            t.uniqueKey(["patientId", "area", "text"])
+        }
+    }
 }

@@ -126,5 +126,5 @@ public struct Translator: Sendable, MustacheParent {
         return result
     }
 
-    public func child(named name: String) -> Any? { self[name] }
+    public func child(named name: String) -> Any? { MustacheText(self[name]) }
 }

@@ -18,6 +18,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 consent: link requests, password set", migrate: AccountsSchema.v2Consent)
         migrator.registerMigration("2026-11 records: meal versions", migrate: NutritionSchema.v2MealVersions)
         migrator.registerMigration("2026-11 access v2 display: theme and text size", migrate: AccessSchema.v2Display)
+        migrator.registerMigration("2026-11 educat levels, answers and content sets", migrate: EduCATSchema.v2Levels)
         migrator.registerMigration("2026-11 nutrition eaten estimate", migrate: NutritionSchema.v3EatenEstimate)
         return migrator
     }

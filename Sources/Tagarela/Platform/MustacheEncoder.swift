@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import Synchronization
 
 /// Turns an `Encodable` page model into what swift-mustache reads without `Mirror`: a struct becomes a
 /// `MustacheNode` (its fields by name), an array an `[Any]`, and a leaf stays the Swift value itself, so
@@ -13,23 +14,55 @@ import Mustache
 /// dictionaries). A nil optional is left out, so sections and inverted sections behave as before.
 enum MustacheEncoder {
     static func tree<Value: Encodable>(of value: Value) throws -> Any? {
-        if let leaf = leaf(value) { return leaf }
+        if isLeaf(Value.self) { return leaf(value) }
         let encoder = TreeEncoder(original: value)
         try value.encode(to: encoder)
         return encoder.result
     }
 
-    private static func leaf(_ value: some Encodable) -> Any? {
-        switch value {
-        case is String, is Bool, is Int, is Int64, is Double, is Int32, is Int16, is Int8, is UInt, is UInt64, is UInt32,
-             is UInt16, is UInt8, is Float, is Decimal, is Date, is URL, is UUID, is Data:
-            return value
-        case is MustacheParent, is any RawRepresentable, is MustacheCustomRenderable, is MustacheCustomRepresentation:
-            return value
+    /// Whether values of a type are kept as they are, decided once per type: the casts it takes cost
+    /// more than encoding a small struct, and a page encodes the same few types hundreds of times.
+    private static func isLeaf<Value>(_ type: Value.Type) -> Bool {
+        let key = ObjectIdentifier(type)
+        if let known = leafTypes.withLock({ $0[key] }) { return known }
+        let answer: Bool = switch type {
+        case is String.Type, is Bool.Type, is Int.Type, is Int64.Type, is Double.Type, is Int32.Type, is Int16.Type,
+             is Int8.Type, is UInt.Type, is UInt64.Type, is UInt32.Type, is UInt16.Type, is UInt8.Type, is Float.Type,
+             is Decimal.Type, is Date.Type, is URL.Type, is UUID.Type, is Data.Type:
+            true
+        case is MustacheParent.Type, is any RawRepresentable.Type, is MustacheCustomRenderable.Type,
+             is MustacheCustomRepresentation.Type:
+            true
         default:
-            return nil
+            false
+        }
+        leafTypes.withLock { $0[key] = answer }
+        return answer
+    }
+
+    private static let leafTypes = Mutex<[ObjectIdentifier: Bool]>([:])
+
+    /// A leaf as Mustache reads it: text and numbers as `MustacheText`, which Mustache prints without the
+    /// casts it tries on any other value; everything else as itself.
+    private static func leaf(_ value: Any) -> Any {
+        switch value {
+        case let text as String: MustacheText(text)
+        case is Bool, is Decimal, is Date, is URL, is UUID, is Data, is MustacheParent, is any RawRepresentable,
+             is MustacheCustomRenderable, is MustacheCustomRepresentation:
+            value
+        default: MustacheText(String(describing: value))
         }
     }
+}
+
+/// Text of a page model as Mustache prints it: `{{x}}` escapes `renderText`. A plain `String` prints the
+/// same, but only after Mustache has tried it as a template, a lambda and an optional and then called
+/// `String(describing:)`; this answers the first time it is asked.
+struct MustacheText: MustacheCustomRenderable, CustomStringConvertible, Equatable, Sendable {
+    let renderText: String
+    var isNull: Bool { false }
+    init(_ text: String) { renderText = text }
+    var description: String { renderText }
 }
 
 /// A struct (or any keyed value) of a page model, as Mustache reads it: its fields by name.
@@ -102,19 +135,19 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encodeNil(forKey key: Key) {}
     mutating func encode(_ value: Bool, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: String, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Double, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Float, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Int, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Int8, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Int16, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Int32, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: Int64, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: UInt, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: UInt8, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: UInt16, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: UInt32, forKey key: Key) { node.fields[key.stringValue] = value }
-    mutating func encode(_ value: UInt64, forKey key: Key) { node.fields[key.stringValue] = value }
+    mutating func encode(_ value: String, forKey key: Key) { node.fields[key.stringValue] = MustacheText(value) }
+    mutating func encode(_ value: Double, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Float, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Int, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Int8, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Int16, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Int32, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: Int64, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: UInt, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: UInt8, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: UInt16, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: UInt32, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
+    mutating func encode(_ value: UInt64, forKey key: Key) { node.fields[key.stringValue] = MustacheText(String(describing: value)) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         node.fields[key.stringValue] = try MustacheEncoder.tree(of: value)
@@ -159,19 +192,19 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
 
     mutating func encodeNil() { box.items.append(nilElement) }
     mutating func encode(_ value: Bool) { box.items.append(value) }
-    mutating func encode(_ value: String) { box.items.append(value) }
-    mutating func encode(_ value: Double) { box.items.append(value) }
-    mutating func encode(_ value: Float) { box.items.append(value) }
-    mutating func encode(_ value: Int) { box.items.append(value) }
-    mutating func encode(_ value: Int8) { box.items.append(value) }
-    mutating func encode(_ value: Int16) { box.items.append(value) }
-    mutating func encode(_ value: Int32) { box.items.append(value) }
-    mutating func encode(_ value: Int64) { box.items.append(value) }
-    mutating func encode(_ value: UInt) { box.items.append(value) }
-    mutating func encode(_ value: UInt8) { box.items.append(value) }
-    mutating func encode(_ value: UInt16) { box.items.append(value) }
-    mutating func encode(_ value: UInt32) { box.items.append(value) }
-    mutating func encode(_ value: UInt64) { box.items.append(value) }
+    mutating func encode(_ value: String) { box.items.append(MustacheText(value)) }
+    mutating func encode(_ value: Double) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Float) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int8) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int16) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int32) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int64) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt8) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt16) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt32) { box.items.append(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt64) { box.items.append(MustacheText(String(describing: value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         box.items.append(try MustacheEncoder.tree(of: value) ?? nilElement)
@@ -206,19 +239,19 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
     mutating func encodeNil() { encoder.storage = .value(nil) }
     mutating func encode(_ value: Bool) { encoder.storage = .value(value) }
-    mutating func encode(_ value: String) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Double) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Float) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Int) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Int8) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Int16) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Int32) { encoder.storage = .value(value) }
-    mutating func encode(_ value: Int64) { encoder.storage = .value(value) }
-    mutating func encode(_ value: UInt) { encoder.storage = .value(value) }
-    mutating func encode(_ value: UInt8) { encoder.storage = .value(value) }
-    mutating func encode(_ value: UInt16) { encoder.storage = .value(value) }
-    mutating func encode(_ value: UInt32) { encoder.storage = .value(value) }
-    mutating func encode(_ value: UInt64) { encoder.storage = .value(value) }
+    mutating func encode(_ value: String) { encoder.storage = .value(MustacheText(value)) }
+    mutating func encode(_ value: Double) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Float) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int8) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int16) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int32) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: Int64) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt8) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt16) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt32) { encoder.storage = .value(MustacheText(String(describing: value))) }
+    mutating func encode(_ value: UInt64) { encoder.storage = .value(MustacheText(String(describing: value))) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         encoder.storage = .value(try MustacheEncoder.tree(of: value))

@@ -1,0 +1,178 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+@testable import Tagarela
+import Testing
+
+/// eduCAT's levels, per-item answers, believable results, the clinician's settings page and the
+/// pack's language over HTTP, with the demo clinic.
+@Suite struct EduCATResultsTests {
+    func inPatientMode(_ test: TestApp, _ tutor: String = "bruno", _ patient: String = "Carla Costa") throws -> Browser {
+        let browser = try test.browser(loggedInAs: tutor)
+        _ = try browser.post("/patients/\(try test.id(of: patient))/patient-mode")
+        return browser
+    }
+
+    func answers(key: String = "game-key-0001", area: String = "alphabet", level: Int = 1, _ json: String) -> [(String, String)] {
+        [("key", key), ("area", area), ("mode", "normal"), ("level", "\(level)"), ("answers", json)]
+    }
+
+    func answerCount(_ test: TestApp) throws -> Int { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatAnswer")! } }
+    func resultCount(_ test: TestApp) throws -> Int { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatResult")! } }
+
+    static let mixUps = #"[{"seq":1,"item":"b","tapped":"d","outcome":"miss","ms":1800},{"seq":2,"item":"d","tapped":"b","outcome":"miss","ms":2100},{"seq":3,"item":"a","tapped":"a","outcome":"hit","ms":900}]"#
+
+    @Test func everyAnswerIsStoredOnceAndTheResultsPageSaysWhatItShows() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)
+        let stored = try carla.post("/educat/answers", answers(Self.mixUps))
+        #expect(stored.status == 200)
+        #expect(stored.text == #"{"level":"2","levelKey":"capitals"}"#, "the alphabet starts at capitals a–z, as before levels")
+        #expect(try carla.post("/educat/answers", answers(Self.mixUps)).status == 200, "a batch sent again (sendBeacon after fetch)")
+        #expect(try answerCount(test) == 3)
+        let row = try test.read { try Row.fetchOne($0, sql: "SELECT * FROM educatAnswer WHERE asked = 'b'")! }
+        #expect(row["tapped"] as String == "d" && row["correct"] as Bool == false && row["milliseconds"] as Int == 1800 && row["level"] as Int == 1,
+                "answers keep the level their page had")
+
+        #expect(try carla.post("/educat/answers", answers(key: "game-key-0002", #"[{"seq":1,"item":"🦄","tapped":"a","outcome":"miss","ms":5}]"#)).status == 422)
+        #expect(try carla.post("/educat/answers", answers(key: "game-key-0002", "[{]")).status == 400)
+        #expect(try carla.post("/educat/answers", answers(key: "game-key-0002", level: 9, Self.mixUps)).status == 400)
+        #expect(try carla.post("/educat/answers", answers(key: "game-key-0003", Self.mixUps), csrf: "forged").status == 403)
+        #expect(try answerCount(test) == 3)
+
+        let page = try test.browser(loggedInAs: "ana").get("/patients/\(try test.id(of: "Carla Costa"))/educat")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"Confunde (2 vezes): <strong lang="ca">b – d</strong>"#), "the page is Portuguese, the letters Catalan")
+        #expect(page.text.contains(#"<td lang="ca">b</td><td lang="ca">d</td><td>✗ errado</td><td>1,8</td>"#))
+        #expect(page.text.contains("Respostas certas por dia (%)"))
+        #expect(page.text.contains(">50<") && page.text.contains(">100<") && !page.text.contains(">2,5<"), "the % axis reads 0, 50, 100")
+        #expect(page.text.contains("2 · Letra de forma maiúscula"), "the level of each area")
+    }
+
+    @Test func aResultNoGameCouldProduceIs422AndAReplayedOneCountsOnce() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)
+        func challenge(hits: Int, duration: Int, key: String) -> [(String, String)] {
+            [("area", "numbers"), ("mode", "challenge"), ("hits", "\(hits)"), ("errors", "3"), ("duration", "\(duration)"),
+             ("lives", "3"), ("livesLeft", "0"), ("seconds", "9"), ("key", key), ("level", "1")]
+        }
+        let refused = try carla.post("/educat/results", challenge(hits: 500, duration: 20, key: "game-key-fast"))
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("tooFast"))
+        #expect(try carla.post("/educat/results", challenge(hits: 2, duration: 20, key: "game-key-lvl").map {
+            $0.0 == "level" ? ("level", "7") : $0 }).status == 422)
+        #expect(try resultCount(test) == 0)
+
+        let first = try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "game-key-once"))
+        #expect(first.text == #"{"newRecord":"true","record":"6"}"#)
+        let again = try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "game-key-once"))
+        #expect(again.status == 200 && again.text == #"{"newRecord":"false","record":"6"}"#)
+        #expect(try resultCount(test) == 1)
+        #expect(try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "bad key!")).status == 400)
+
+        // Left half-way (lives remain): stored, never a record the child did not see.
+        let half = [("area", "numbers"), ("mode", "challenge"), ("hits", "9"), ("errors", "1"), ("duration", "90"),
+                    ("lives", "3"), ("livesLeft", "2"), ("seconds", "9"), ("key", "game-key-half")]
+        #expect(try carla.post("/educat/results", half).text == #"{"newRecord":"false","record":"6"}"#)
+        #expect(try resultCount(test) == 2)
+    }
+
+    @Test func theClinicianSetsLevelsAndTheChildPassesOneOnTheirOwn() async throws {
+        let test = try await TestApp()
+        let carlaId = try test.id(of: "Carla Costa")
+        let ana = try test.browser(loggedInAs: "ana")
+        let settings = try ana.get("/patients/\(carlaId)/educat/settings")
+        #expect(settings.status == 200)
+        #expect(settings.text.contains(#"<select id="level-numbers" name="level-numbers""#))
+        let carla = try inPatientMode(test)
+        let first = try carla.get("/educat/numbers/game").text
+        #expect(first.contains(#"data-level="2" data-level-key="digits-0-9""#) && first.contains(#"data-untimed="false""#),
+                "0–9 until the clinician chooses, as before levels")
+        #expect(first.components(separatedBy: "class=\"educat-item\"").count == 11)
+        #expect(first.contains(#"data-item="3" data-clip="#) && first.contains(#"data-quantity="3"><span class="educat-upper">3</span>"#))
+
+        let refused = try ana.post("/patients/\(carlaId)/educat/settings", [
+            ("seconds", "9"), ("lives", "3"), ("language", ""), ("level-numbers", "2"), ("promotion", "streak"), ("streak", "1"),
+            ("items", "99"), ("speed", "slow")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("entre 2 e 30") && refused.text.contains("entre 2 e 40") && refused.text.contains(#"value="99""#))
+        let saved = try ana.post("/patients/\(carlaId)/educat/settings", [
+            ("seconds", "9"), ("lives", "3"), ("language", ""), ("level-numbers", "1"), ("promotion", "streak"), ("streak", "2"),
+            ("items", "6"), ("speed", "slow"), ("untimed", "1")])
+        #expect(saved.status == 303)
+        let second = try carla.get("/educat/numbers/game").text
+        #expect(second.contains(#"data-level="1" data-level-key="digits-0-5" data-items="6" data-speed="0.5""#))
+        #expect(second.contains(#"data-untimed="true""#))
+        #expect(second.components(separatedBy: "class=\"educat-item\"").count == 7, "digits 0–5")
+
+        let right = #"[{"seq":1,"item":"3","tapped":"3","outcome":"hit","ms":1000},{"seq":2,"item":"5","tapped":"5","outcome":"hit","ms":1000}]"#
+        let promoted = try carla.post("/educat/answers", answers(area: "numbers", level: 1, right))
+        #expect(promoted.text == #"{"level":"2","levelKey":"digits-0-9"}"#, "two right in a row")
+        #expect(try carla.get("/educat/numbers/game").text.contains(#"data-level="2" data-level-key="digits-0-9""#))
+        #expect(try ana.get("/patients/\(carlaId)/educat").text.contains("2 · Algarismos 0 a 9"))
+        // The numbers lesson pairs each digit with as many dots.
+        #expect(try carla.get("/educat/numbers/lesson").text.contains(#"<span class="educat-upper">3</span><span class="educat-lower">3</span><span class="educat-dots" aria-hidden="true">●●●</span>"#))
+    }
+
+    @Test func onlyTheLinkedSpeechClinicianReachesTheSettings() async throws {
+        let test = try await TestApp()
+        let elisa = try test.id(of: "Elisa Martins"), carla = try test.id(of: "Carla Costa")
+        let ana = try test.browser(loggedInAs: "ana")
+        #expect(try ana.get("/patients/\(elisa)/educat/settings").status == 404, "another clinician's patient")
+        #expect(try ana.post("/patients/\(elisa)/educat/settings", [("seconds", "9"), ("lives", "3")]).status == 404)
+        #expect(try ana.post("/patients/\(elisa)/educat/items", [("area", "alphabet"), ("text", "ny"), ("language", "ca")]).status == 404)
+        #expect(try test.browser(loggedInAs: "bruno").get("/patients/\(carla)/educat/settings").status == 403, "a tutor")
+        #expect(try test.browser(loggedInAs: "nadia").get("/patients/\(elisa)/educat/settings").status == 403, "not speech therapy")
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatSettings")! } == 0)
+    }
+
+    @Test func theClinicianAddsAWordWithItsPictureAndVoiceToTheChildsSet() async throws {
+        let test = try await TestApp()
+        let carlaId = try test.id(of: "Carla Costa")
+        let ana = try test.browser(loggedInAs: "ana")
+        let form = try ana.get("/patients/\(carlaId)/educat/settings").text
+        #expect(form.contains(#"name="_once""#))
+        let bad = try ana.post("/patients/\(carlaId)/educat/items", [("area", "conta-cops"), ("text", "gronxador"), ("syllables", "gron-xa"),
+                                                                     ("picture", "casa"), ("language", "ca"), ("spoken", "")])
+        #expect(bad.status == 422)
+        #expect(bad.text.contains(#"value="gronxador""#) && bad.text.contains("ca-sa"))
+        let added = try ana.post("/patients/\(carlaId)/educat/items", [("area", "conta-cops"), ("text", "Gronxador"), ("syllables", "gron-xa-dor"),
+                                                                       ("picture", "casa"), ("language", "ca"), ("spoken", "")])
+        #expect(added.status == 303)
+        #expect(try ana.post("/patients/\(carlaId)/educat/items", [("area", "alphabet"), ("text", "ll"), ("spoken", "ela doble"),
+                                                                   ("language", "ca")]).status == 303)
+        let twice = try ana.post("/patients/\(carlaId)/educat/items", [("area", "alphabet"), ("text", "ll"), ("language", "ca")])
+        #expect(twice.status == 422)
+        let page = try ana.get("/patients/\(carlaId)/educat/settings").text
+        #expect(page.contains(#"<strong lang="ca">gronxador</strong> <span lang="ca">GRON - XA - DOR</span>"#))
+
+        _ = try ana.post("/patients/\(carlaId)/educat/settings", [("seconds", "9"), ("lives", "3"), ("level-conta-cops", "2"),
+                                                                  ("level-alphabet", "3")])
+        let carla = try inPatientMode(test)
+        let game = try carla.get("/educat/conta-cops/game").text
+        #expect(game.contains(#"data-word="gronxador""#) && game.contains(#"data-syllables="GRON - XA - DOR""#), "3 syllables: level 2")
+        let clip = try test.read { try String.fetchOne($0, sql: "SELECT clip FROM educatItem WHERE text = 'gronxador'")! }
+        #expect(try carla.get(PlanEndpoints.audio.path(clip)).status == 200, "the generated clip is served")
+        #expect(try carla.get("/educat/alphabet/game").text.contains(#"data-item="ll""#))
+        #expect(try carla.post("/educat/answers", answers(area: "conta-cops", level: 2,
+                                                          #"[{"seq":1,"item":"gronxador","tapped":"3","outcome":"hit","ms":4000}]"#)).status == 200)
+
+        let id = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM educatItem WHERE text = 'll'")! }
+        #expect(try ana.post("/patients/\(carlaId)/educat/items/\(id)/delete").status == 303)
+        #expect(try ana.post("/patients/\(carlaId)/educat/items/\(id)/delete").status == 404, "a second tap")
+        #expect(try !carla.get("/educat/alphabet/game").text.contains(#"data-item="ll""#))
+    }
+
+    @Test func thePackIsTheChildsLanguageThenATutorsThenTheInterfaces() async throws {
+        let test = try await TestApp()
+        #expect(try inPatientMode(test).get("/educat/numbers/game").text.contains(#"id="educat" lang="ca""#), "the demo sets Carla's language")
+        let davi = try inPatientMode(test, "beatriz", "Davi Alves")
+        #expect(try davi.get("/educat/numbers/game").text.contains(#"id="educat" lang="es""#))
+        let daviId = try test.id(of: "Davi Alves")
+        try test.write { try $0.execute(sql: "UPDATE user SET locale = NULL WHERE id = ?", arguments: [daviId]) }
+        #expect(try davi.get("/educat/numbers/game").text.contains(#"id="educat" lang="es""#), "Beatriz, his tutor, speaks Spanish")
+        try test.write { try $0.execute(sql: "UPDATE user SET locale = NULL WHERE username = 'beatriz'") }
+        let page = try davi.get("/educat/numbers/game").text
+        #expect(page.contains(#"id="educat" lang="pt-BR""#) && page.contains("Pergunta"), "the interface's language, never Catalan by default")
+    }
+}
