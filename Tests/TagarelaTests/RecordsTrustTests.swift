@@ -228,7 +228,7 @@ import Testing
         #expect(page.text.contains("Refeições atrasadas"))
         #expect(page.text.contains("1999"))
         #expect(page.text.contains("/patients/\(elisaId)/meals/\(old)/edit"))
-        #expect(page.text.contains("?from=1999-03-15"))
+        #expect(page.text.contains("?week=1999-03-15"))
         #expect(try queue(test, elisaId).first?.id == old, "it is indeed the patient's next meal")
         try test.write { db in try db.execute(sql: "DELETE FROM meal WHERE patientId = ? AND status = 'pending'", arguments: [elisaId]) }
         #expect(!(try nadia.get("/patients/\(elisaId)/nutrition").text.contains("Refeições atrasadas")))

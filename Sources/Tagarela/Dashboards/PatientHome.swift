@@ -149,6 +149,8 @@ struct PatientDashboard: PageModel {
         earlierPending = data.earlierPending > 0 ? t("homes_meals_pending_earlier", ["count": "\(data.earlierPending)"]) : nil
         hasPending = pending > 0 || data.earlierPending > 0
         nutritionLinks = data.mealCount == 0 ? [] : [
+            Tile(key: "plan", label: t["week_plan_mine"], status: nil, href: CheckInEndpoints.showPlan.path(),
+                 imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.weekPlanPictogram).svg")),
             Tile(key: "history", label: t["meal_history_title"], status: nil, href: CheckInEndpoints.showHistory.path(),
                  imageURL: PlanEndpoints.pictogram.path("\(PatientHomeRules.historyPictogram).svg")),
             Tile(key: "measurements", label: t["measurements_title"], status: nil, href: CheckInEndpoints.showMeasurements.path(),
@@ -158,10 +160,11 @@ struct PatientDashboard: PageModel {
 }
 
 extension PatientHomeRules {
-    /// OpenMoji pictures of the home's tiles: dice, hourglass, calendar, check-up.
+    /// OpenMoji pictures of the home's tiles: dice, hourglass, calendar, check-up, spiral calendar.
     static let gamesPictogram = "1F3B2"
     static let timerPictogram = "23F3"
     static let historyPictogram = "1F4C5"
     static let measurementsPictogram = "1FA7A"
-    static let pictograms = [gamesPictogram, timerPictogram, historyPictogram, measurementsPictogram]
+    static let weekPlanPictogram = "1F5D3"
+    static let pictograms = [gamesPictogram, timerPictogram, historyPictogram, measurementsPictogram, weekPlanPictogram]
 }

@@ -5,6 +5,7 @@ import HTTPServer
 enum CheckInEndpoints {
     static let showCheckIn = Endpoint< >(.get, "/meals", .signedIn([.patient]))
     static let showHistory = Endpoint< >(.get, "/meals/history", .signedIn([.patient]))
+    static let showPlan = Endpoint< >(.get, "/meals/plan", .signedIn([.patient]))
     static let showMeal = Endpoint<Int64>(.get, "/meals/:meal", .signedIn([.patient]))
     static let showMealPhoto = Endpoint<Int64>(.get, "/meals/:meal/photo", .signedIn([.patient, .clinician], clinicianSpecialty: .nutrition))
     static let showAnswerForm = Endpoint<Int64>(.get, "/meals/:meal/answer", .signedIn([.patient]))

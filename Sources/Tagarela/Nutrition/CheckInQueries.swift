@@ -42,6 +42,11 @@ enum CheckInQueries {
         return Dictionary(uniqueKeysWithValues: try Food.fetchAll(db, keys: ids).map { ($0.id!, $0) })
     }
 
+    /// The patient's own meals of the week starting at `monday`: their plan, with what they answered.
+    static func plan(patientId: Int64, monday: String, _ db: Database) throws -> [MealScreen] {
+        try NutritionQueries.weekMeals(patientId: patientId, monday: monday, db)
+    }
+
     /// The patient's answered meals, newest first (the last 200).
     static func history(patientId: Int64, _ db: Database) throws -> [MealScreen] {
         let answered = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.status != MealStatus.pending.rawValue)

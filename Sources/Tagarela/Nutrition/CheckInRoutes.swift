@@ -4,12 +4,13 @@ import HTTPServer
 
 /// The patient's side: answer the oldest pending meal, read the history, record weight.
 enum CheckInRoutes {
-    static let templates = ["nutrition/checkin", "nutrition/answer", "nutrition/history", "nutrition/meal",
+    static let templates = ["nutrition/checkin", "nutrition/plan", "nutrition/answer", "nutrition/history", "nutrition/meal",
                             "nutrition/measurements"]
 
     static func add(to router: inout Router<Route>) {
         router.read(CheckInEndpoints.showCheckIn, showCheckIn)
         router.read(CheckInEndpoints.showHistory, showHistory)
+        router.read(CheckInEndpoints.showPlan, showPlan)
         router.read(CheckInEndpoints.showMeal, showMeal)
         router.read(CheckInEndpoints.showMealPhoto, showMealPhoto)
         router.read(CheckInEndpoints.showAnswerForm, showAnswerForm)
@@ -96,7 +97,7 @@ enum CheckInRoutes {
         defer { if !keepsPhoto { context.media.remove(photo.path) } }
         let actor = try context.requireActor()
         let followed = context.request.form["followed"] != "0"
-        var form = FormState(context.request.form, fields: ["reason", "instead", "hunger"])
+        var form = FormState(context.request.form, fields: ["reason", "instead", "hunger", "eaten"])
         for (name, value) in context.request.form.pairs where name.hasPrefix("q_") || name.hasPrefix("qf_") {
             form.values[name] = value
         }
@@ -144,7 +145,8 @@ enum CheckInRoutes {
     /// What was typed for an earlier version of a meal, moved onto its current lines: a typed quantity
     /// follows its food (a line of a food no longer prescribed is dropped); the texts stay as they were.
     static func carried(_ form: FormState, to lines: [MealLine]) -> FormState {
-        var carried = FormState(values: ["reason": form["reason"], "instead": form["instead"], "hunger": form["hunger"]])
+        var carried = FormState(values: ["reason": form["reason"], "instead": form["instead"], "hunger": form["hunger"],
+                                          "eaten": form["eaten"]])
         var typedByFood: [Int64: [String]] = [:]
         let typed = form.values.compactMap { name, value -> (line: Int64, value: String)? in
             guard name.hasPrefix("q_"), let line = Int64(name.dropFirst(2)) else { return nil }
@@ -170,6 +172,19 @@ enum CheckInRoutes {
             return view
         }
         return .page("nutrition/history", title: "meal_history_title", MealHistoryPage(meals: meals, isEmpty: meals.isEmpty))
+    }
+
+    /// The patient's plan: today's meals first, then the week day by day, printable on one A4 page.
+    @Sendable static func showPlan(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let actor = try context.requireActor()
+        let now = NutritionRoutes.today(context)
+        let monday = NutritionRoutes.requestedWeek(context, today: now.date)
+        let screens = try CheckInQueries.plan(patientId: actor.userId, monday: monday, db)
+        return .page("nutrition/plan", title: "week_plan_title",
+                     MealPlanPage(name: actor.displayName, screens: screens, monday: monday, now: now, showsToday: true,
+                                  weekURL: { CheckInEndpoints.showPlan.path(query: ["week": $0]) },
+                                  backURL: CheckInEndpoints.showCheckIn.path(), backLabel: context.t["checkin_title"],
+                                  checkInURL: CheckInEndpoints.showCheckIn.path(), context.t, context.format))
     }
 
     @Sendable static func showMeal(_ context: RequestContext, _ db: Database, _ mealId: Int64) throws -> Reply {

@@ -21,6 +21,8 @@ struct Meal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var createdAt: Date
     /// Bumped by every edit of the prescription; an answer carries the version it was given.
     var version: Int = 1
+    /// For a meal not followed: how much was eaten instead, in percent of the prescription; nil when not said.
+    var eatenShare: Int?
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)
@@ -83,6 +85,16 @@ struct MealScreen: Sendable {
         return lines.reduce(Nutrients()) {
             $0 + NutritionRules.nutrients(of: $1.food.composition, quantity: $1.line.consumedQuantity ?? $1.line.quantity,
                                           unit: $1.line.lineUnit)
+        }
+    }
+
+    /// What was eaten, as well as it is known: the consumed quantities of a followed meal, the patient's
+    /// estimate of a meal not followed; nil for a pending meal or one answered without an estimate.
+    var eaten: Nutrients? {
+        switch meal.mealStatus {
+        case .fulfilled: consumed
+        case .notFulfilled: meal.eatenShare.map { NutritionRules.scaled(prescribed, share: $0) }
+        case .pending: nil
         }
     }
 

@@ -20,6 +20,8 @@ struct MealView: Encodable, Sendable {
     /// Protein, carbohydrate and fat of the prescription, in grams.
     let macros: String
     let consumedEnergy: String?
+    /// A meal not followed: how much the patient says they ate instead, and its energy.
+    let estimate: String?
     let status: String
     let isFulfilled: Bool
     let isNotFulfilled: Bool
@@ -46,6 +48,10 @@ struct MealView: Encodable, Sendable {
                                    "carbohydrate": format.decimal(prescribed.carbohydrate, fractionDigits: 0),
                                    "fat": format.decimal(prescribed.fat, fractionDigits: 0)])
         consumedEnergy = screen.consumed.map { "\(format.decimal($0.kcal, fractionDigits: 0)) kcal" }
+        estimate = meal.mealStatus == .notFulfilled ? meal.eatenShare.map { share in
+            t("week_estimate_value", ["share": t["week_eaten_\(share)"],
+                                      "kcal": format.decimal(screen.eaten?.kcal ?? 0, fractionDigits: 0)])
+        } : nil
         status = t["meal_status_\(meal.status)"]
         isFulfilled = meal.mealStatus == .fulfilled
         isNotFulfilled = meal.mealStatus == .notFulfilled
@@ -96,6 +102,8 @@ struct CheckInPage: PageModel {
     /// The two answers to the meal shown; nil when there is none.
     let answerLinks: AnswerLinks?
     let historyURL = CheckInEndpoints.showHistory.path()
+    /// Today's and the week's meals.
+    let planURL = CheckInEndpoints.showPlan.path()
     let measurementsURL = CheckInEndpoints.showMeasurements.path()
 
     struct AnswerLinks: PageModel {
@@ -135,6 +143,8 @@ struct AnswerPage: PageModel {
     let refusal: String?
     let quantities: [QuantityField]
     let hungerScale: [Hunger]
+    /// How much was eaten instead of a meal not followed (`NutritionRules.eatenShares`).
+    let eatenScale: [Hunger]
     let action: String
     let cancelURL = CheckInEndpoints.showCheckIn.path()
 
@@ -162,6 +172,7 @@ struct AnswerPage: PageModel {
                                  value: form.values[name] ?? line.quantityValue, unitLabel: line.unitLabel, error: form.errors[name])
         }
         hungerScale = (1...5).map { Hunger(value: $0, label: t["hunger_\($0)"], isChecked: form["hunger"] == "\($0)") }
+        eatenScale = NutritionRules.eatenShares.map { Hunger(value: $0, label: t["week_eaten_\($0)"], isChecked: form["eaten"] == "\($0)") }
     }
 }
 

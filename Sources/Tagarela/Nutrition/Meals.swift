@@ -58,6 +58,7 @@ enum Meals {
         meal.answeredAt = audit.now
         meal.reason = answer.reason
         meal.eatenInstead = answer.instead
+        meal.eatenShare = answer.followed ? nil : answer.eatenShare
         meal.hunger = answer.hunger
         meal.photoPath = photo
         try meal.update(db)
@@ -76,6 +77,8 @@ struct MealAnswer: Sendable {
     let reason: String?
     let instead: String?
     let hunger: Int?
+    /// For a meal not followed: how much was eaten instead, in percent of the prescription (`NutritionRules.eatenShares`).
+    var eatenShare: Int? = nil
 
     static func read(_ form: inout FormState, followed: Bool, lines: [MealLine], _ t: Translator) -> MealAnswer? {
         var consumed: [Int64: Double] = [:]
@@ -97,7 +100,10 @@ struct MealAnswer: Sendable {
         }
         let reason = form.required("reason", t["error_reason_required"])
         let instead = form.required("instead", t["error_instead_required"])
+        let shareText = form["eaten"]
+        let share = Int(shareText)
+        if !shareText.isEmpty, !NutritionRules.eatenShares.contains(share ?? -1) { form.fail("eaten", t["error_choose_option"]) }
         guard !form.hasErrors, let reason, let instead else { return nil }
-        return MealAnswer(followed: false, consumed: [:], reason: reason, instead: instead, hunger: hunger)
+        return MealAnswer(followed: false, consumed: [:], reason: reason, instead: instead, hunger: hunger, eatenShare: share)
     }
 }

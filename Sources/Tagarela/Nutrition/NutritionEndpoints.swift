@@ -4,6 +4,7 @@ import HTTPServer
 /// their URLs from here (`NutritionEndpoints.name.path(id)`), so a link cannot name a route that is not there.
 enum NutritionEndpoints {
     static let review = Endpoint<Int64>(.get, "/patients/:id/nutrition", .signedIn([.clinician], clinicianSpecialty: .nutrition))
+    static let printPlan = Endpoint<Int64>(.get, "/patients/:id/nutrition/plan", .signedIn([.clinician], clinicianSpecialty: .nutrition))
     static let newMeal = Endpoint<Int64>(.get, "/patients/:id/meals/new", .signedIn([.clinician], clinicianSpecialty: .nutrition))
     static let createMeal = Endpoint<Int64>(.post, "/patients/:id/meals", .signedIn([.clinician], clinicianSpecialty: .nutrition))
     static let editMeal = Endpoint<Int64, Int64>(.get, "/patients/:id/meals/:meal/edit", .signedIn([.clinician], clinicianSpecialty: .nutrition))

@@ -57,34 +57,102 @@ struct MealFormPage: PageModel {
     }
 }
 
-/// What the nutritionist reviews for one patient over a period.
-struct ReviewPage: Encodable, Sendable {
-    struct DeviationRow: Encodable, Sendable {
+/// The nutritionist's week of one patient: what needs attention and the summaries first, then the
+/// week as a grid (a row per day, a column per kind of meal), each cell with its status (colour, mark
+/// and word) and the energy prescribed and eaten; older and later weeks one click away.
+struct ReviewPage: PageModel {
+    struct DeviationRow: PageModel {
         let name: String
         let text: String
     }
 
-    struct WeightRow: Encodable, Sendable {
+    struct WeightRow: PageModel {
         let date: String
         let weight: String
     }
 
     /// The oldest pending meal when its time has passed: it blocks the patient's check-in.
-    struct Overdue: Encodable, Sendable {
+    struct Overdue: PageModel {
         let text: String
         let editPath: String
         let showPath: String
         let showLabel: String
     }
 
+    /// Adherence and energy over a span (the four weeks, or the week shown).
+    struct Summary: PageModel {
+        let title: String
+        let rate: String
+        let counts: String
+        let energy: String
+    }
+
+    struct NotFollowedRow: PageModel {
+        let when: String
+        let reason: String
+        let instead: String
+        let estimate: String
+    }
+
+    struct Column: PageModel {
+        let label: String
+    }
+
+    struct CellMeal: PageModel {
+        let meal: MealView
+        let statusClass: String
+        let mark: String
+        /// The status in words, as the legend says it (overdue, to come…).
+        let statusText: String
+        let time: String
+        /// The name of a custom meal (the column says the others').
+        let customTitle: String?
+        let planned: String
+        let eaten: String?
+    }
+
+    struct Cell: PageModel {
+        let label: String
+        let meals: [CellMeal]
+        let isEmpty: Bool
+    }
+
+    struct Day: PageModel {
+        let weekday: String
+        let date: String
+        let isToday: Bool
+        let totals: String
+        let cells: [Cell]
+        let newMealURL: String
+    }
+
+    struct Legend: PageModel {
+        let mark: String
+        let statusClass: String
+        let label: String
+    }
+
     let patientId: Int64
     let patientName: String
-    let from: String
-    let to: String
+    let weekTitle: String
+    /// The Monday shown, for the week picker.
+    let week: String
+    let previousWeekURL: String
+    let nextWeekURL: String
+    /// Back to the week of today; nil when it is the week shown.
+    let thisWeekURL: String?
     let overdue: Overdue?
+    /// The four weeks ending with the week shown: the headline figures.
+    let period: Summary
+    /// `period.rate`, kept under the name the page has always shown it by.
     let adherence: String
-    let counts: String
+    let weekSummary: Summary
     let energyChart: String
+    let notFollowed: [NotFollowedRow]
+    let columns: [Column]
+    let days: [Day]
+    let legend: [Legend]
+    /// Every meal of the week, in day and time order.
     let meals: [MealView]
     let hasMeals: Bool
     let deviations: [DeviationRow]
@@ -95,76 +163,232 @@ struct ReviewPage: Encodable, Sendable {
     let weightForm: FormState
     let newMealURL: String
     let patientURL: String
+    let printURL: String
     let foodsURL = NutritionEndpoints.showFoods.path()
-    /// The period filter (a GET form) and the two forms that post from this page.
+    /// The week picker (a GET form) and the two forms that post from this page.
     let filterURL: String
     let copyURL: String
     let addWeightURL: String
 
-    init(patient: Patient, user: User, screens: [MealScreen], from: String, to: String, now: (date: String, time: String),
-         queueHead: (MealScreen, Int)?, deviations: [Adherence.Deviation], weights: [WeightEntry], copyForm: FormState, weightForm: FormState,
+    init(data: NutritionQueries.Week, now: (date: String, time: String), copyForm: FormState, weightForm: FormState,
          context: RequestContext) {
         let t = context.t, format = context.format
-        patientId = patient.userId
-        patientName = user.displayName
-        newMealURL = NutritionEndpoints.newMeal.path(patient.userId)
-        patientURL = PeopleEndpoints.showPatient.path(patient.userId)
-        filterURL = NutritionEndpoints.review.path(patient.userId)
-        copyURL = NutritionEndpoints.copyDay.path(patient.userId)
-        addWeightURL = NutritionEndpoints.addWeight.path(patient.userId)
-        self.from = from
-        self.to = to
+        let patient = data.linked.patient, id = patient.userId
+        let monday = data.monday, sunday = ISODate.adding(6, to: monday)
+        patientId = id
+        patientName = data.linked.user.displayName
+        week = monday
+        weekTitle = t("week_of", ["start": format.shortDate(iso: monday), "end": format.shortDate(iso: sunday)])
+        previousWeekURL = NutritionEndpoints.review.path(id, query: ["week": ISODate.adding(-7, to: monday)])
+        nextWeekURL = NutritionEndpoints.review.path(id, query: ["week": ISODate.adding(7, to: monday)])
+        let currentWeek = NutritionWeek.monday(of: now.date) ?? now.date
+        thisWeekURL = monday == currentWeek ? nil : NutritionEndpoints.review.path(id, query: ["week": currentWeek])
+        newMealURL = NutritionEndpoints.newMeal.path(id)
+        patientURL = PeopleEndpoints.showPatient.path(id)
+        printURL = NutritionEndpoints.printPlan.path(id, query: ["week": monday])
+        filterURL = NutritionEndpoints.review.path(id)
+        copyURL = NutritionEndpoints.copyDay.path(id)
+        addWeightURL = NutritionEndpoints.addWeight.path(id)
         self.copyForm = copyForm
         self.weightForm = weightForm
-        overdue = queueHead.map { screen, count in
+        overdue = data.queueHead.map { screen, count in
             let view = MealView(screen, t, format)
             let day = screen.meal.date
             return Overdue(text: t("records_queue_overdue", ["count": "\(count)", "meal": view.title, "when": view.when]),
-                           editPath: NutritionEndpoints.editMeal.path(patient.userId, screen.meal.id!),
-                           showPath: NutritionEndpoints.review.path(patient.userId, query: ["from": day, "to": max(day, to)]),
+                           editPath: NutritionEndpoints.editMeal.path(id, screen.meal.id!),
+                           showPath: NutritionEndpoints.review.path(id, query: ["week": NutritionWeek.monday(of: day) ?? day]),
                            showLabel: t("records_queue_show_from", ["date": format.shortDate(iso: day)]))
         }
-        let figures = NutritionRules.adherence(
-            screens.map { .init(status: $0.meal.mealStatus, date: $0.meal.date, time: $0.meal.time) },
-            from: from, to: to, nowDate: now.date, nowTime: now.time)
-        adherence = figures.rate.map { "\(format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
-        counts = t("adherence_counts", ["fulfilled": "\(figures.fulfilled)", "answered": "\(figures.answered)",
-                                        "pending": "\(figures.pending)", "overdue": "\(figures.overdue)"])
-        meals = screens.map { screen in
+
+        // Summaries: the four weeks, then the week shown.
+        let scheduled = data.period.map(\.scheduled)
+        func summary(_ title: String, from: String) -> Summary {
+            let figures = NutritionRules.adherence(scheduled, from: from, to: sunday, nowDate: now.date, nowTime: now.time)
+            let percent = { (value: Double) in "\(format.decimal(value * 100, fractionDigits: 0)) %" }
+            let energy = figures.energyRate.map { rate in
+                t("week_energy_known", ["rate": percent(rate), "eaten": format.decimal(figures.eatenKcal, fractionDigits: 0),
+                                        "planned": format.decimal(figures.plannedKcal, fractionDigits: 0),
+                                        "estimated": "\(figures.estimated)"])
+            } ?? t["week_energy_unknown"]
+            return Summary(title: title, rate: figures.rate.map(percent) ?? "—",
+                           counts: t("adherence_counts", ["fulfilled": "\(figures.fulfilled)", "answered": "\(figures.answered)",
+                                                          "pending": "\(figures.pending)", "overdue": "\(figures.overdue)"]),
+                           energy: energy)
+        }
+        period = summary(t("week_period_title", ["start": format.shortDate(iso: data.periodFrom), "end": format.shortDate(iso: sunday)]),
+                         from: data.periodFrom)
+        adherence = period.rate
+        weekSummary = summary(t["week_this_title"], from: monday)
+        notFollowed = data.period.filter { $0.status == .notFulfilled }.reversed().prefix(3).map { meal in
+            let title = meal.type == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type.rawValue)"]
+            return NotFollowedRow(when: "\(format.shortDate(iso: meal.date)) · \(meal.time) · \(title)", reason: meal.reason ?? "",
+                                  instead: meal.eatenInstead ?? "",
+                                  estimate: meal.eatenShare.map { share in
+                                      t("week_estimate_value", ["share": t["week_eaten_\(share)"],
+                                                                "kcal": format.decimal(meal.eatenKcal ?? 0, fractionDigits: 0)])
+                                  } ?? t["week_estimate_none"])
+        }
+        // Energy per day over the four weeks: prescribed for every meal, eaten where it is known.
+        let byDay = Dictionary(grouping: data.period, by: \.date)
+        let chartDays = byDay.keys.sorted()
+        energyChart = chartDays.isEmpty ? "" : LineChart(
+            title: t["chart_energy"], unit: "kcal", labels: chartDays.map { format.shortDate(iso: $0) },
+            series: [.init(name: t["energy_prescribed"], values: chartDays.map { day in byDay[day]!.reduce(0) { $0 + $1.plannedKcal } },
+                           colour: LineChart.palette[0]),
+                     .init(name: t["week_energy_eaten"], values: chartDays.map { day -> Double? in
+                         let known = byDay[day]!.compactMap(\.eatenKcal)
+                         return known.isEmpty ? nil : known.reduce(0, +)
+                     }, colour: LineChart.palette[1])],
+            format: { format.decimal($0, fractionDigits: 0) }).svg
+
+        // The grid: a row per day, a column per kind of meal the week holds.
+        let views = data.screens.map { screen in
             var view = MealView(screen, t, format, photoURL: CheckInEndpoints.showMealPhoto.path(screen.meal.id!))
-            view.editURL = NutritionEndpoints.editMeal.path(patient.userId, screen.meal.id!)
-            view.withdrawURL = NutritionEndpoints.withdrawMeal.path(patient.userId, screen.meal.id!)
+            if screen.meal.mealStatus == .pending {
+                view.editURL = NutritionEndpoints.editMeal.path(id, screen.meal.id!)
+                view.withdrawURL = NutritionEndpoints.withdrawMeal.path(id, screen.meal.id!)
+            }
             return view
         }
-        hasMeals = !screens.isEmpty
-        // Energy per day: prescribed for every meal, consumed for the meals followed.
-        let days = Array(Set(screens.map(\.meal.date))).sorted()
-        let prescribed = days.map { day in screens.filter { $0.meal.date == day }.reduce(0) { $0 + $1.prescribed.kcal } }
-        let consumed: [Double?] = days.map { day in
-            let answered = screens.filter { $0.meal.date == day && $0.meal.mealStatus != .pending }
-            guard !answered.isEmpty else { return nil }
-            return answered.reduce(0) { $0 + ($1.consumed?.kcal ?? 0) }
+        meals = views
+        hasMeals = !views.isEmpty
+        let types = MealType.allCases.filter { type in data.screens.contains { $0.meal.mealType == type } }
+        columns = types.map { Column(label: t["meal_\($0.rawValue)"]) }
+        let cellMeals = zip(data.screens, views).map { screen, view -> (String, MealType, CellMeal) in
+            let meal = screen.meal
+            let changed = view.lines.contains(where: \.isDeviation)
+            let status = NutritionWeek.cellStatus(meal.mealStatus, date: meal.date, time: meal.time, quantityChanged: changed, now: now)
+            let eaten = screen.eaten.map { nutrients in
+                t(meal.mealStatus == .notFulfilled ? "week_kcal_estimated" : "week_kcal_eaten",
+                  ["kcal": format.decimal(nutrients.kcal, fractionDigits: 0)])
+            } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
+            return (meal.date, meal.mealType,
+                    CellMeal(meal: view, statusClass: status.rawValue, mark: status.mark,
+                             statusText: t["week_status_\(status.rawValue)"], time: meal.time,
+                             customTitle: meal.mealType == .custom ? view.title : nil,
+                             planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
+                             eaten: eaten))
         }
-        let labels = days.map { format.shortDate(iso: $0) }
-        energyChart = days.isEmpty ? "" : LineChart(
-            title: t["chart_energy"], unit: "kcal", labels: labels,
-            series: [.init(name: t["energy_prescribed"], values: prescribed, colour: LineChart.palette[0]),
-                     .init(name: t["energy_consumed"], values: consumed, colour: LineChart.palette[1])],
-            format: { format.decimal($0, fractionDigits: 0) }).svg
-        self.deviations = deviations.map {
+        let weekdays = (1...7).map { t["week_day_\($0)"] }
+        days = NutritionWeek.days(from: monday).enumerated().map { index, day in
+            let ofDay = data.screens.filter { $0.meal.date == day }
+            let planned = ofDay.reduce(0) { $0 + $1.prescribed.kcal }
+            let eaten = ofDay.compactMap(\.eaten?.kcal)
+            let totals = ofDay.isEmpty ? "" : eaten.isEmpty
+                ? t("week_day_planned", ["planned": format.decimal(planned, fractionDigits: 0)])
+                : t("week_day_totals", ["planned": format.decimal(planned, fractionDigits: 0),
+                                        "eaten": format.decimal(eaten.reduce(0, +), fractionDigits: 0)])
+            return Day(weekday: weekdays[index], date: format.shortDate(iso: day), isToday: day == now.date, totals: totals,
+                       cells: types.map { type in
+                           let inCell = cellMeals.filter { $0.0 == day && $0.1 == type }.map(\.2)
+                           return Cell(label: t["meal_\(type.rawValue)"], meals: inCell, isEmpty: inCell.isEmpty)
+                       },
+                       newMealURL: NutritionEndpoints.newMeal.path(id, query: ["date": day]))
+        }
+        legend = NutritionWeek.CellStatus.allCases.map {
+            Legend(mark: $0.mark, statusClass: $0.rawValue, label: t["week_status_\($0.rawValue)"])
+        }
+
+        self.deviations = data.deviations.map {
             DeviationRow(name: $0.food.name(format.locale),
                          text: t("deviation_counts", ["deviated": "\($0.deviated)", "prescribed": "\($0.prescribed)"]))
         }
-        self.weights = weights.reversed().map {
-            WeightRow(date: format.shortDate(iso: $0.measuredOn),
-                      weight: "\(format.decimal($0.kg)) kg")
+        weights = data.weights.reversed().map {
+            WeightRow(date: format.shortDate(iso: $0.measuredOn), weight: "\(format.decimal($0.kg)) kg")
         }
-        weightChart = weights.count < 2 ? "" : LineChart(
+        weightChart = data.weights.count < 2 ? "" : LineChart(
             title: t["field_weight"], unit: "kg",
-            labels: weights.map { format.shortDate(iso: $0.measuredOn) },
-            series: [.init(name: t["field_weight"], values: weights.map(\.kg), colour: LineChart.palette[2])],
+            labels: data.weights.map { format.shortDate(iso: $0.measuredOn) },
+            series: [.init(name: t["field_weight"], values: data.weights.map(\.kg), colour: LineChart.palette[2])],
             format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
+    }
+}
+
+/// The weekly meal plan on one A4 page, for the patient to take home; on a phone, the patient's
+/// today and week, day by day.
+struct MealPlanPage: PageModel {
+    struct PlanMeal: PageModel {
+        let time: String
+        let title: String
+        /// A custom meal's own name (the column names the others).
+        let customTitle: String?
+        let lines: [String]
+        let energy: String
+        let mark: String
+        let status: String
+        let statusClass: String
+    }
+
+    struct PlanCell: PageModel {
+        let label: String
+        let meals: [PlanMeal]
+        let isEmpty: Bool
+    }
+
+    struct PlanDay: PageModel {
+        let weekday: String
+        let date: String
+        let isToday: Bool
+        let cells: [PlanCell]
+        let meals: [PlanMeal]
+        let hasMeals: Bool
+    }
+
+    let patientName: String
+    let weekTitle: String
+    let columns: [ReviewPage.Column]
+    let days: [PlanDay]
+    let hasMeals: Bool
+    /// A week too full for the sheet's usual type size prints smaller, to stay on one page.
+    let isDense: Bool
+    /// The patient's page shows today's meals first (not printed).
+    let today: PlanDay?
+    let previousWeekURL: String
+    let nextWeekURL: String
+    let thisWeekURL: String?
+    let backURL: String
+    let backLabel: String
+    /// The patient's check-in, from their own plan.
+    let checkInURL: String?
+
+    /// `weekURL` prints the link to another week of the same plan.
+    init(name: String, screens: [MealScreen], monday: String, now: (date: String, time: String), showsToday: Bool,
+         weekURL: (String) -> String, backURL: String, backLabel: String, checkInURL: String?, _ t: Translator, _ format: LocalizedFormat) {
+        patientName = name
+        weekTitle = t("week_of", ["start": format.shortDate(iso: monday), "end": format.shortDate(iso: ISODate.adding(6, to: monday))])
+        let types = MealType.allCases.filter { type in screens.contains { $0.meal.mealType == type } }
+        columns = types.map { ReviewPage.Column(label: t["meal_\($0.rawValue)"]) }
+        let planMeals = screens.map { screen -> (String, MealType, PlanMeal) in
+            let view = MealView(screen, t, format)
+            let status = NutritionWeek.cellStatus(screen.meal.mealStatus, date: screen.meal.date, time: screen.meal.time,
+                                                  quantityChanged: view.lines.contains(where: \.isDeviation), now: now)
+            return (screen.meal.date, screen.meal.mealType,
+                    PlanMeal(time: screen.meal.time, title: view.title,
+                             customTitle: screen.meal.mealType == .custom ? view.title : nil, lines: view.lines.map { "\($0.name): \($0.prescribed)" },
+                             energy: view.energy, mark: status.mark, status: view.status, statusClass: status.rawValue))
+        }
+        let weekdays = (1...7).map { t["week_day_\($0)"] }
+        days = NutritionWeek.days(from: monday).enumerated().map { index, day in
+            let ofDay = planMeals.filter { $0.0 == day }
+            return PlanDay(weekday: weekdays[index], date: format.shortDate(iso: day), isToday: day == now.date,
+                           cells: types.map { type in
+                               let inCell = ofDay.filter { $0.1 == type }.map(\.2)
+                               return PlanCell(label: t["meal_\(type.rawValue)"], meals: inCell, isEmpty: inCell.isEmpty)
+                           },
+                           meals: ofDay.map(\.2), hasMeals: !ofDay.isEmpty)
+        }
+        hasMeals = !screens.isEmpty
+        isDense = NutritionWeek.isDense(columns: types.count,
+                                        busiestDayLines: days.map { $0.meals.reduce(0) { $0 + 1 + $1.lines.count } }.max() ?? 0)
+        today = showsToday ? days.first(where: \.isToday) : nil
+        previousWeekURL = weekURL(ISODate.adding(-7, to: monday))
+        nextWeekURL = weekURL(ISODate.adding(7, to: monday))
+        let currentWeek = NutritionWeek.monday(of: now.date) ?? now.date
+        thisWeekURL = monday == currentWeek ? nil : weekURL(currentWeek)
+        self.backURL = backURL
+        self.backLabel = backLabel
+        self.checkInURL = checkInURL
     }
 }
 

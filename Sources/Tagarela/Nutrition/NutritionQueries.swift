@@ -2,25 +2,97 @@ import GRDB
 
 /// What the nutritionist's pages show, read inside the request's one database access.
 enum NutritionQueries {
-    /// Everything the review page shows of one patient over a period.
-    struct Review: Sendable {
+    /// Everything the week page shows of one patient: the week's meals in full, and the energy and
+    /// answers of the four weeks that end with it (for the summaries, the chart and the meals not followed).
+    struct Week: Sendable {
         let linked: PeopleQueries.Person
+        let monday: String
         let screens: [MealScreen]
+        /// First day of the summaries' period (`periodWeeks` weeks ending with the week's Sunday).
+        let periodFrom: String
+        let period: [MealEnergy]
         /// The oldest pending meal when its time has passed, and how many are overdue.
         let queueHead: (MealScreen, Int)?
         let deviations: [Adherence.Deviation]
         let weights: [WeightEntry]
     }
 
-    static func review(patientId: Int64, visibleTo actor: Actor, from: String, to: String,
-                       now: (date: String, time: String), _ db: Database) throws -> Review {
+    static let periodWeeks = 4
+
+    static func week(patientId: Int64, visibleTo actor: Actor, monday: String, now: (date: String, time: String),
+                     _ db: Database) throws -> Week {
         let linked = try PeopleQueries.person(patientId, visibleTo: actor, db)
-        let meals = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date >= from && Meal.Columns.date <= to)
-            .order(Meal.Columns.date.desc, Meal.Columns.time.desc).fetchAll(db)
-        return Review(linked: linked, screens: try MealScreen.fetch(meals, db),
-                      queueHead: try overdueHead(patientId: patientId, now: now, db),
-                      deviations: try Adherence.deviations(patientId: patientId, db),
-                      weights: try Weights.entries(of: patientId, forClinician: true, db))
+        let sunday = ISODate.adding(6, to: monday)
+        let periodFrom = ISODate.adding(-7 * (periodWeeks - 1), to: monday)
+        return Week(linked: linked, monday: monday, screens: try weekMeals(patientId: patientId, monday: monday, db),
+                    periodFrom: periodFrom, period: try energies(patientId: patientId, from: periodFrom, to: sunday, db),
+                    queueHead: try overdueHead(patientId: patientId, now: now, db),
+                    deviations: try Adherence.deviations(patientId: patientId, limit: 5, db),
+                    weights: try Weights.entries(of: patientId, forClinician: true, db))
+    }
+
+    /// The meals of the week starting at `monday`, in full (lines and foods), by day and time.
+    static func weekMeals(patientId: Int64, monday: String, _ db: Database) throws -> [MealScreen] {
+        let meals = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date >= monday
+                                    && Meal.Columns.date <= ISODate.adding(6, to: monday))
+            .order(Meal.Columns.date, Meal.Columns.time, Column("id")).fetchAll(db)
+        return try MealScreen.fetch(meals, db)
+    }
+
+    /// One meal of a period with its energy summed in SQL (one row per meal, whatever its lines).
+    struct MealEnergy: Sendable {
+        let id: Int64
+        let date: String
+        let time: String
+        let type: MealType
+        let customName: String?
+        let status: MealStatus
+        let reason: String?
+        let eatenInstead: String?
+        let eatenShare: Int?
+        let plannedKcal: Double
+        /// Of the consumed quantities (the prescribed ones where none was recorded).
+        let consumedKcal: Double
+
+        var eatenKcal: Double? {
+            NutritionWeek.eatenKcal(status, plannedKcal: plannedKcal, consumedKcal: consumedKcal, eatenShare: eatenShare)
+        }
+
+        var scheduled: NutritionRules.ScheduledMeal {
+            .init(status: status, date: date, time: time, plannedKcal: plannedKcal, eatenKcal: eatenKcal)
+        }
+    }
+
+    /// The same arithmetic as `NutritionRules.nutrients`: a household quantity counts its unit's grams,
+    /// grams and millilitres count as themselves.
+    private static let gramsSQL = "CASE l.unit WHEN 'household' THEN %@ * f.gramsPerUnit ELSE %@ END * f.kcalPer100g / 100"
+
+    static func energies(patientId: Int64, from: String, to: String, _ db: Database) throws -> [MealEnergy] {
+        let planned = String(format: gramsSQL, "l.quantity", "l.quantity")
+        let consumed = String(format: gramsSQL, "coalesce(l.consumedQuantity, l.quantity)", "coalesce(l.consumedQuantity, l.quantity)")
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT m.id, m.date, m.time, m.type, m.customName, m.status, m.reason, m.eatenInstead, m.eatenShare,
+                   coalesce(sum(\(planned)), 0) AS planned, coalesce(sum(\(consumed)), 0) AS consumed
+            FROM meal m LEFT JOIN mealLine l ON l.mealId = m.id LEFT JOIN food f ON f.id = l.foodId
+            WHERE m.patientId = ? AND m.date >= ? AND m.date <= ?
+            GROUP BY m.id ORDER BY m.date, m.time, m.id
+            """), arguments: [patientId, from, to])
+        return rows.map { row in
+            MealEnergy(id: row[0], date: row[1], time: row[2], type: MealType(rawValue: row[3]) ?? .custom, customName: row[4],
+                       status: MealStatus(rawValue: row[5]) ?? .pending, reason: row[6], eatenInstead: row[7], eatenShare: row[8],
+                       plannedKcal: row[9], consumedKcal: row[10])
+        }
+    }
+
+    /// The weekly plan to print: the patient's name and the week's meals.
+    struct Plan: Sendable {
+        let name: String
+        let screens: [MealScreen]
+    }
+
+    static func plan(patientId: Int64, visibleTo actor: Actor, monday: String, _ db: Database) throws -> Plan {
+        let linked = try PeopleQueries.person(patientId, visibleTo: actor, db)
+        return Plan(name: linked.user.displayName, screens: try weekMeals(patientId: patientId, monday: monday, db))
     }
 
     /// The patient's oldest pending meal when its time has passed, with how many are overdue: the

@@ -4,10 +4,11 @@ import HTTPServer
 
 /// The nutritionist's side: prescribe meals, copy a day, review answers and adherence, the food catalogue.
 enum NutritionRoutes {
-    static let templates = ["nutrition/review", "nutrition/meal-form", "nutrition/foods"]
+    static let templates = ["nutrition/review", "nutrition/plan", "nutrition/meal-form", "nutrition/foods"]
 
     static func add(to router: inout Router<Route>) {
         router.read(NutritionEndpoints.review, review)
+        router.read(NutritionEndpoints.printPlan, printPlan)
         router.read(NutritionEndpoints.newMeal, newMeal)
         router.write(NutritionEndpoints.createMeal, createMeal)
         router.read(NutritionEndpoints.editMeal, editMeal)
@@ -42,21 +43,34 @@ enum NutritionRoutes {
         .page("nutrition/review", title: "nutrition_review_title", try reviewModel(context, patientId: patientId, db))
     }
 
-    /// The review page's model; a refused copy or weight form comes back in it with what was typed and its errors.
+    /// The week a request asks for (`?week=`, or an old bookmark's `from`/`to`), as its Monday.
+    static func requestedWeek(_ context: RequestContext, today: String) -> String {
+        let query = context.request.query
+        return NutritionWeek.requested(week: query["week"], from: query["from"], to: query["to"], today: today)
+    }
+
+    /// The week page's model; a refused copy or weight form comes back in it with what was typed and its errors.
     static func reviewModel(_ context: RequestContext, patientId: Int64, copyForm: FormState? = nil, weightForm: FormState? = nil,
                             _ db: Database) throws -> ReviewPage {
         let actor = try requireNutritionist(context)
         let now = today(context)
-        let query = context.request.query
-        let from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
-            ?? ISODate.adding(-13, to: now.date)
-        let to = query["to"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: context.format.timeZone) }
-            ?? ISODate.adding(7, to: now.date)
-        let data = try NutritionQueries.review(patientId: patientId, visibleTo: actor, from: from, to: to, now: now, db)
-        return ReviewPage(patient: data.linked.patient, user: data.linked.user, screens: data.screens, from: from, to: to, now: now,
-                          queueHead: data.queueHead, deviations: data.deviations, weights: data.weights,
-                          copyForm: copyForm ?? FormState(values: ["source": now.date]), weightForm: weightForm ?? FormState(),
-                          context: context)
+        let data = try NutritionQueries.week(patientId: patientId, visibleTo: actor, monday: requestedWeek(context, today: now.date),
+                                             now: now, db)
+        return ReviewPage(data: data, now: now, copyForm: copyForm ?? FormState(values: ["source": now.date]),
+                          weightForm: weightForm ?? FormState(), context: context)
+    }
+
+    /// The week's meal plan on one A4 page, to print for the patient.
+    @Sendable static func printPlan(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        let actor = try requireNutritionist(context)
+        let now = today(context)
+        let monday = requestedWeek(context, today: now.date)
+        let plan = try NutritionQueries.plan(patientId: patientId, visibleTo: actor, monday: monday, db)
+        return .page("nutrition/plan", title: "week_plan_title",
+                     MealPlanPage(name: plan.name, screens: plan.screens, monday: monday, now: now, showsToday: false,
+                                  weekURL: { NutritionEndpoints.printPlan.path(patientId, query: ["week": $0]) },
+                                  backURL: NutritionEndpoints.review.path(patientId, query: ["week": monday]),
+                                  backLabel: context.t["week_back_to_week"], checkInURL: nil, context.t, context.format))
     }
 
     // MARK: - Prescribing

@@ -65,16 +65,25 @@ enum NutritionRules {
                          carbohydrate: (food.carbohydrate ?? 0) * factor, fat: (food.fat ?? 0) * factor)
     }
 
-    /// Adherence over a period: followed ÷ answered, with what is still unanswered and overdue.
+    /// Adherence over a period: followed ÷ answered, with what is still unanswered and overdue; and the
+    /// energy of the answered meals whose intake is known (followed, or not followed with an estimate).
     struct Adherence: Sendable, Equatable {
         var fulfilled = 0
         var notFulfilled = 0
         var pending = 0
         var overdue = 0
+        /// Meals not followed whose patient said how much they ate instead.
+        var estimated = 0
+        /// Prescribed and eaten energy of the answered meals whose intake is known.
+        var plannedKcal = 0.0
+        var eatenKcal = 0.0
 
         var answered: Int { fulfilled + notFulfilled }
         /// nil when nothing was answered: no rate is better than a made-up 0 % or 100 %.
         var rate: Double? { answered == 0 ? nil : Double(fulfilled) / Double(answered) }
+        /// Eaten ÷ prescribed energy over the meals whose intake is known; nil when there is none. A
+        /// meal not followed without an estimate is left out of both sides, never counted as 0 kcal.
+        var energyRate: Double? { plannedKcal <= 0 ? nil : eatenKcal / plannedKcal }
     }
 
     struct ScheduledMeal: Sendable {
@@ -82,6 +91,9 @@ enum NutritionRules {
         /// ISO date and "HH:MM".
         let date: String
         let time: String
+        var plannedKcal = 0.0
+        /// nil when not known (pending, or not followed without an estimate).
+        var eatenKcal: Double? = nil
     }
 
     /// `now` is the clinic's local date and time ("2026-11-21", "14:05"); a pending meal whose time
@@ -91,13 +103,30 @@ enum NutritionRules {
         for meal in meals where meal.date >= from && meal.date <= to {
             switch meal.status {
             case .fulfilled: result.fulfilled += 1
-            case .notFulfilled: result.notFulfilled += 1
+            case .notFulfilled:
+                result.notFulfilled += 1
+                if meal.eatenKcal != nil { result.estimated += 1 }
             case .pending:
                 result.pending += 1
                 if (meal.date, meal.time) < (nowDate, nowTime) { result.overdue += 1 }
             }
+            if meal.status != .pending, let eaten = meal.eatenKcal {
+                result.plannedKcal += meal.plannedKcal
+                result.eatenKcal += eaten
+            }
         }
         return result
+    }
+
+    /// The shares of the prescription a patient may say they ate instead of a meal, in percent:
+    /// nothing, a little, about half, about as much, more, about double.
+    static let eatenShares = [0, 25, 50, 100, 150, 200]
+
+    /// A prescription's nutrients scaled to the share (percent) the patient says they ate.
+    static func scaled(_ nutrients: Nutrients, share: Int) -> Nutrients {
+        let factor = Double(share) / 100
+        return Nutrients(kcal: nutrients.kcal * factor, protein: nutrients.protein * factor,
+                         carbohydrate: nutrients.carbohydrate * factor, fat: nutrients.fat * factor)
     }
 
     /// The text of a weight import: the file's when one was chosen, else what was pasted. Browsers

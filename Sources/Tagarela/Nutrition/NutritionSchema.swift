@@ -73,4 +73,13 @@ enum NutritionSchema {
             t.add(column: "version", .integer).notNull().defaults(to: 1)
         }
     }
+
+    /// A meal not followed records how much the patient ate instead, as a share of the prescription in
+    /// percent (0 = nothing, 100 = about as much, 200 = about double); NULL when the patient did not say
+    /// (answers before this migration). Shipped 2026-11. Never edit.
+    static func v3EatenEstimate(_ db: Database) throws {
+        try db.alter(table: "meal") { t in
+            t.add(column: "eatenShare", .integer).check(sql: "eatenShare BETWEEN 0 AND 300")
+        }
+    }
 }
