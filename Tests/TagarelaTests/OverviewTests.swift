@@ -33,7 +33,9 @@ import Testing
         #expect(notes.contains(#"href="/patients/\#(carla)/observations""#))
         #expect(Self.section("meals-title", in: page.text) == nil, "meals are the nutritionist's")
         #expect(Self.section("body-title", in: page.text) == nil)
-        #expect(Self.section("goals-title", in: page.text) == nil, "no goals: no goals section")
+        // The demo's goals (DemoGoals): listed with their progress, and linked to the goals page.
+        let goals = try #require(Self.section("goals-title", in: page.text), "Carla has goals")
+        #expect(goals.contains("<meter") && goals.contains(#"href="/patients/\#(carla)/goals""#))
         #expect(Self.section("games-title", in: page.text) == nil, "no games played: no games section")
         #expect(page.text.contains(#"href="/patients/\#(carla)/report""#))
         // The details and the tutors are still there.
