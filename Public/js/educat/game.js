@@ -30,7 +30,7 @@ export function setUpGame(root) {
   let hits = 0, errors = 0; // the normal game's counters
   let target = null; // the item or word asked for; null when no question is open
   let deadline = null; // challenge: when the open question runs out
-  let startedAt = null; // real time, for the duration
+  let startedAt = null; // on the games' clock, as every rule the server checks the result against
   let posted = false;
   let lastResponse = null;
 
@@ -172,7 +172,7 @@ export function setUpGame(root) {
     const fields = {
       area: root.dataset.area, mode: isChallenge ? "challenge" : "normal",
       hits: isChallenge ? game.hits : hits, errors: isChallenge ? game.errors : errors,
-      duration: Math.round((Date.now() - (startedAt ?? Date.now())) / 1000),
+      duration: Math.round((now() - (startedAt ?? now())) / 1000),
     };
     if (isChallenge) Object.assign(fields, { lives: game.livesAtStart, livesLeft, seconds: settings.seconds });
     Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
@@ -235,12 +235,12 @@ export function setUpGame(root) {
       clearMarks(root);
       game = rules.start(game);
       posted = false;
-      startedAt = Date.now();
+      startedAt = now();
       emit("educat:start");
       question.hidden = true;
       show();
     } else if (startedAt === null) {
-      startedAt = Date.now();
+      startedAt = now();
       emit("educat:start");
     }
     ask();
