@@ -91,11 +91,12 @@ def test_the_worklist_orders_the_demo_patients_as_their_data_says(clinic, page, 
 
 @pytest.mark.parametrize("width,height", SIZES)
 @pytest.mark.parametrize("username,patient,expected", [
-    ("ana", "Carla Costa", {"communication-title", "notes-title"}),
-    ("ana", "Davi Alves", {"communication-title", "notes-title"}),
-    ("nadia", "Carla Costa", {"meals-title"}),
-    ("nadia", "Elisa Martins", {"meals-title", "body-title"}),
-    ("bruno", "Carla Costa", {"communication-title", "notes-title"}),
+    # Every demo patient has goals (DemoGoals), and whoever sees a patient sees their goals.
+    ("ana", "Carla Costa", {"goals-title", "communication-title", "notes-title"}),
+    ("ana", "Davi Alves", {"goals-title", "communication-title", "notes-title"}),
+    ("nadia", "Carla Costa", {"goals-title", "meals-title"}),
+    ("nadia", "Elisa Martins", {"goals-title", "meals-title", "body-title"}),
+    ("bruno", "Carla Costa", {"goals-title", "communication-title", "notes-title"}),
 ])
 def test_the_overview_shows_each_part_without_scrolling_sideways(clinic, page, width, height, username, patient, expected):
     resize(page, width, height)
