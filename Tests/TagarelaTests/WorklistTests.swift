@@ -116,3 +116,32 @@ import Testing
         #expect(signals.values.allSatisfy { $0.hasBoards && $0.lastBoardUse != nil })
     }
 }
+
+extension WorklistTests {
+    @Test func aClinicianOfManyPatientsSeesTheFirstHundredOfEachListAndIsToldHowToFindTheRest() async throws {
+        let test = try await TestApp()
+        let ana = try test.id(of: "Ana Souza")
+        try test.write { db in
+            for n in 0..<150 {
+                try db.execute(sql: """
+                    INSERT INTO user (username, displayName, role, specialties, locale, isActive, createdAt, updatedAt)
+                    VALUES (NULL, ?, 'patient', '', 'pt-BR', 1, datetime('now'), datetime('now'))
+                    """, arguments: ["Paciente \(1000 + n)"])
+                let id = db.lastInsertedRowID
+                try db.execute(sql: "INSERT INTO patient (userId, birthDate, sex, startedOn) VALUES (?, '2018-01-01', 'female', '2026-01-01')",
+                               arguments: [id])
+                try db.execute(sql: "INSERT INTO clinicianPatient (clinicianId, patientId, createdAt) VALUES (?, ?, datetime('now'))",
+                               arguments: [ana, id])
+            }
+        }
+        let page = try test.browser(loggedInAs: "ana").get("/clinician", headers: Self.en).text
+        let lists = Self.lists(page)
+        // The 150 new patients have no boards: nothing to flag, so they are "everyone else", by name.
+        #expect(lists.attention == ["Carla Costa", "Davi Alves"])
+        #expect(lists.others.count == 100 && lists.others.first == "Paciente 1000" && lists.others.last == "Paciente 1099")
+        #expect(page.contains("Showing 102 of 152 patients: search by name to find the others."))
+        // The search still reaches everyone.
+        let found = try test.browser(loggedInAs: "ana").get("/clinician?q=Paciente%201149", headers: Self.en).text
+        #expect(found.contains(">Paciente 1149</a>") && !found.contains("Showing"))
+    }
+}

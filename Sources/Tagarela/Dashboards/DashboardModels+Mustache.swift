@@ -13,6 +13,7 @@ extension ClinicianDashboard: MustacheParent {
         case "patients": patients
         case "attention": attention
         case "others": others
+        case "moreText": moreText
         case "hasAttention": hasAttention
         case "hasOthers": hasOthers
         case "isEmpty": isEmpty

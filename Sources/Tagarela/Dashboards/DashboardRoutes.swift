@@ -106,6 +106,9 @@ struct ClinicianDashboard: PageModel {
     let attention: [WorklistRow]
     /// Everyone else, by name.
     let others: [PatientRow]
+    /// Said when a list shows only its first `shownPerList` (a clinician of thousands of patients: the
+    /// page stays one screenful of work, and the search finds the others).
+    let moreText: String?
     let hasAttention: Bool
     let hasOthers: Bool
     let isEmpty: Bool
@@ -117,6 +120,7 @@ struct ClinicianDashboard: PageModel {
     let symbolsURL = SymbolEndpoints.list.path()
     let newPatientURL = PeopleEndpoints.newPatient.path()
     let searchURL = DashboardEndpoints.clinician.path()
+    static let shownPerList = 100
 
     init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
          signals: [Int64: WorklistRules.Signals] = [:], context: RequestContext) {
@@ -127,10 +131,15 @@ struct ClinicianDashboard: PageModel {
             (item: row, name: summary.displayName,
              reasons: WorklistRules.reasons(signals[summary.id] ?? WorklistRules.Signals(), today: today, scope: scope))
         })
-        attention = ordered.filter { !$0.reasons.isEmpty }.map { entry in
+        let needing = ordered.filter { !$0.reasons.isEmpty }
+        let rest = ordered.filter { $0.reasons.isEmpty }
+        attention = needing.prefix(Self.shownPerList).map { entry in
             WorklistRow(patient: entry.item, reasons: entry.reasons.map { Self.words($0, context.t, context.format) })
         }
-        others = ordered.filter { $0.reasons.isEmpty }.map(\.item)
+        others = rest.prefix(Self.shownPerList).map(\.item)
+        let shown = attention.count + others.count
+        moreText = shown < ordered.count
+            ? context.t("worklist_more", ["shown": "\(shown)", "total": "\(ordered.count)"]) : nil
         hasAttention = !attention.isEmpty
         hasOthers = !others.isEmpty
         showsNutrition = actor.specialties.contains(.nutrition)
@@ -139,6 +148,7 @@ struct ClinicianDashboard: PageModel {
             (patient, adherence[patient.id] ?? NutritionRules.Adherence())
         }
         .sorted { ($1.1.overdue, $0.1.rate ?? 2, $0.0.displayName) < ($0.1.overdue, $1.1.rate ?? 2, $1.0.displayName) }
+        .prefix(Self.shownPerList)
         .map { patient, figures in
             let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
             return NutritionRow(id: patient.id, url: NutritionEndpoints.review.path(patient.id), name: patient.displayName,
