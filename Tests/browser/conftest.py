@@ -114,6 +114,8 @@ def page(browser):
     """The session browser with its cookies cleared, so each test starts logged out."""
     browser.delete_all_cookies()
     browser.get_log("browser")  # drop what earlier tests left in the console log
+    # Every test starts at the size the browser was opened with, whatever the one before it resized to.
+    browser.set_window_size(768, 1024)
     yield browser
     browser.delete_all_cookies()
 
