@@ -31,31 +31,6 @@ enum SentenceQueries {
         }
         return Editor(plan: plan, patientName: try PlanQueries.displayName(of: plan.patientId, db), grammar: grammar, chooser: chooser)
     }
-
-    /// The sentences said before whose whole clip is ready: "wordIds|negated|question" → clip URL.
-    static func knownClips(planId: Int64, _ db: Database) throws -> [String: String] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT wordIds, negated, question, clip FROM sentence
-            WHERE planId = ? AND wordIds IS NOT NULL AND clip IS NOT NULL
-            GROUP BY wordIds, negated, question ORDER BY max(at) DESC LIMIT 500
-            """, arguments: [planId])
-        return Dictionary(rows.map { row -> (String, String) in
-            let key = SentenceKey.make(wordIds: row["wordIds"], negated: row["negated"], question: row["question"])
-            return (key, PlanEndpoints.audio.path(row["clip"] as String))
-        }, uniquingKeysWith: { first, _ in first })
-    }
-
-    struct Player {
-        let grammar: SentenceGrammar
-        let knownClips: [String: String]
-        let access: AccessView
-    }
-
-    /// What the patient's builder needs of a sentence plan.
-    static func player(_ plan: Plan, _ db: Database) throws -> Player {
-        Player(grammar: try SentenceGrammar.fetch(planId: plan.id!, db), knownClips: try knownClips(planId: plan.id!, db),
-               access: try AccessView.forPatient(plan.patientId, db))
-    }
 }
 
 /// Writes to sentence plans: their words, links and the log of sentences said, each with its checks
