@@ -37,6 +37,8 @@ enum PlayerQueries {
         /// The cells, read only when the grid is not already rendered under `gridKey`.
         let screen: BoardScreen?
         let access: AccessView
+        /// The grammar of the cells' symbols (`WordFormStore`), read with `screen`.
+        var forms: [Int64: WordForms] = [:]
     }
 
     struct Sentence: Sendable {
@@ -66,8 +68,10 @@ enum PlayerQueries {
             """, arguments: [plan.id], cached: true)) ?? ""
         let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(locale.rawValue)"
         let grid = grids.cached(key)
+        let screen = grid == nil ? try BoardScreen.fetch(plan, db) : nil
         return .board(Board(plan: plan, trail: BoardTrail(boards: asked.filter(known.contains)), gridKey: key,
-                            grid: grid, screen: grid == nil ? try BoardScreen.fetch(plan, db) : nil, access: access))
+                            grid: grid, screen: screen, access: access,
+                            forms: try screen.map { try WordFormStore.forms(for: $0.cells.compactMap(\.symbol), db) } ?? [:]))
     }
 }
 
