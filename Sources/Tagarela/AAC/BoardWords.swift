@@ -41,7 +41,8 @@ enum BoardWords {
             var shown: [String: [String]] = [:]
             var clips: [Clip] = []
             let own = SpeechAudio.trimmed(symbol.spokenText)
-            for key in grammar.keys {
+            // Only verbs and adjectives change with the words before them (`Agreement.key`).
+            for key in [.verb, .adjective].contains(grammar.wordClass) ? grammar.keys : [] {
                 let said = SpeechAudio.trimmed(Agreement.form(of: symbol.spokenText, grammar, key: key))
                 guard !said.isEmpty, said.lowercased() != own.lowercased() else { continue }
                 let clip = Clip(text: said, voice: voice)

@@ -62,7 +62,8 @@ enum PlayerQueries {
         // The grid is the same for every request until its cells or one of its symbols change: the key
         // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
         let version = try String.fetchOne(db, SQLRequest<String>(sql: """
-            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, ''), ',')
+            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, '')
+                                || ':' || coalesce(c.backgroundColour, '') || ':' || coalesce(c.borderColour, ''), ',')
                    || '|' || coalesce(max(s.updatedAt), '')
             FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
             """, arguments: [plan.id], cached: true)) ?? ""
