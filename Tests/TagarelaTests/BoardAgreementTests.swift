@@ -187,15 +187,20 @@ import Testing
         return (buttons, coloured)
     }
 
-    @Test func theLargestSampleSetKeepsTheColoursOfEveryButton() throws {
-        let boards = try OBFReader.read(file: OBFSampleTests.samples + "/pageset.obz", name: "pageset.obz")
+    /// Every sample file, read as the import reads it: each coloured button keeps its colours.
+    @Test(arguments: OBFSampleTests.files)
+    func eachSampleKeepsTheColoursOfEveryColouredButton(_ file: String) throws {
+        let boards = try OBFReader.read(file: OBFSampleTests.samples + "/" + file, name: file)
         let kept = boards.flatMap(\.cells).compactMap { $0 }.filter { $0.backgroundText != nil || $0.borderText != nil }
-        let expected = try Self.colouredButtons("pageset.obz")
-        print("OBF sample pageset.obz: \(expected.coloured) of \(expected.buttons) placed buttons coloured, \(kept.count) kept")
-        #expect(expected.coloured == 1007 && kept.count == expected.coloured)
+        let expected = try Self.colouredButtons(file)
+        print("OBF sample \(file): \(expected.coloured) of \(expected.buttons) placed buttons coloured, \(kept.count) kept")
+        #expect(kept.count == expected.coloured)
+        if file == "pageset.obz" { #expect(expected.coloured == 1007) }
     }
 
-    @Test(arguments: ["inline_images.obf", "foreign.obf", "path_images.obz", "lots_of_stuff.obz", "links.obz"])
+    // The round trip through the pages for the small files (the big ones' imports are timed by OBFSampleTests,
+    // which a second import of them alongside would only slow down).
+    @Test(arguments: ["inline_images.obf", "foreign.obf", "path_images.obz"])
     func anImportedSetKeepsItsColoursOnTheBoardAndBackInItsExport(_ file: String) async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
