@@ -53,6 +53,21 @@ enum GoalQueries {
         return result
     }
 
+    /// How many goals are behind, by patient, among the patients `actor` may see; patients with none are
+    /// absent. Only open goals whose period runs today are measured: before its first day a goal is not
+    /// started, after its last it is met or missed, never behind.
+    static func behindCounts(visibleTo actor: Actor, today: String, _ db: Database) throws -> [Int64: Int] {
+        let visible = PatientScope.condition(on: "patientId", visibleTo: actor)
+        let goals = try Goal.fetchAll(db, SQLRequest(sql: """
+            SELECT * FROM goal WHERE closedAt IS NULL AND startsOn <= ? AND endsOn >= ? AND \(visible.sql)
+            """, arguments: [today, today] + visible.arguments, cached: true))
+        var counts: [Int64: Int] = [:]
+        for progress in try measure(goals, today: today, db).values where progress.status == .behind {
+            counts[progress.patientId, default: 0] += 1
+        }
+        return counts
+    }
+
     /// The progress of each goal (open or closed), keyed by goal id.
     static func measure(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: GoalProgress] {
         guard !goals.isEmpty else { return [:] }

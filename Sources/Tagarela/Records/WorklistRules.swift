@@ -74,6 +74,28 @@ enum WorklistRules {
         return reasons
     }
 
+    /// The total weight of `reasons(_:today:scope:)` as an SQL expression, so that the database orders and
+    /// cuts the worklist of thousands of patients. It reads the columns `goalsBehind`, `hasBoards`,
+    /// `lastBoardUse`, `overdueMeals`, `fulfilled` and `answered` (meals of the period), `lastEvaluation`,
+    /// `newTutorNotes` and `today` (ISO dates); `WorklistRulesTests` holds it equal to the Swift rules.
+    static func weightSQL(scope: Scope) -> String {
+        let speech = scope.speech ? 1 : 0, nutrition = scope.nutrition ? 1 : 0
+        let days = "CAST(julianday(today) - julianday(lastEvaluation) AS INTEGER)"
+        return """
+            ((goalsBehind > 0) * \(Reason.goalsBehind(1).weight)
+             + (\(speech) AND hasBoards AND (lastBoardUse IS NULL
+                OR CAST(julianday(today) - julianday(lastBoardUse) AS INTEGER) >= \(idleDays))) * \(Reason.noBoardUse(days: nil).weight)
+             + (\(nutrition) AND overdueMeals > 0) * \(Reason.overdueMeals(1).weight)
+             + (\(nutrition) AND answered > 0 AND fulfilled * 1.0 / answered < \(lowAdherence)) * \(Reason.lowAdherence(0).weight)
+             + CASE WHEN \(nutrition) AND lastEvaluation IS NOT NULL THEN
+                    CASE WHEN \(days) > \(reevaluationDays) THEN \(Reason.reevaluation(overdue: true, dueOn: "").weight)
+                         WHEN \(days) >= \(reevaluationDays - Reevaluation.dueWindowDays)
+                         THEN \(Reason.reevaluation(overdue: false, dueOn: "").weight) ELSE 0 END
+               ELSE 0 END
+             + (\(speech) AND newTutorNotes > 0) * \(Reason.newTutorNotes(1).weight))
+            """
+    }
+
     /// Patients with reasons first, the heaviest first, then by name; then everyone else by name.
     static func order<Item>(_ items: [(item: Item, name: String, reasons: [Reason])]) -> [(item: Item, name: String, reasons: [Reason])] {
         items.sorted { left, right in
