@@ -23,29 +23,38 @@ enum DashboardQueries {
     }
 
     static func clinician(_ actor: Actor, matching search: String, now: (date: String, time: String), nowInstant: Date,
-                          shown: Int, _ db: Database) throws -> Clinician {
+                          timeZone: TimeZone, shown: Int, _ db: Database) throws -> Clinician {
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
-        let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, db)
+        let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
         let signals = worklistSignals(actor, matching: search, now: now, notesSince: nowInstant.addingTimeInterval(-30 * 86_400),
                                       goalsBehind: behind, scope: scope)
-        let weight = WorklistRules.weightSQL(scope: scope)
-        let total = try Int.fetchOne(db, SQLRequest(sql: "WITH s AS (\(signals.sql)) SELECT count(*) FROM s",
-                                                    arguments: signals.arguments, cached: true)) ?? 0
-        func entries(where condition: String, orderBy order: String) throws -> [Clinician.Entry] {
-            try Row.fetchAll(db, SQLRequest(sql: """
-                WITH s AS (\(signals.sql))
-                SELECT * FROM s WHERE \(condition) ORDER BY \(order) LIMIT \(shown)
-                """, arguments: signals.arguments, cached: true)).map { entry($0, goalsBehind: behind) }
-        }
         // The order of `WorklistRules.order` (Foundation's localized comparison), as GRDB registers it on every connection.
         let byName = "displayName COLLATE \(DatabaseCollation.localizedCaseInsensitiveCompare.name)"
-        return Clinician(
-            total: total,
-            attention: try entries(where: "\(weight) > 0", orderBy: "\(weight) DESC, \(byName)"),
-            others: try entries(where: "\(weight) = 0", orderBy: byName),
-            nutrition: scope.nutrition
-                // As the nutrition list always sorted: overdue meals, then the lowest adherence (none answered last), then by name.
-                ? try entries(where: "1", orderBy: "overdueMeals DESC, coalesce(fulfilled * 1.0 / answered, 2), displayName") : [])
+        // Each list is an arm of one statement, so that the signals are computed once (`MATERIALIZED`);
+        // each arm keeps its own order, and `list` says which list a row belongs to.
+        var arms = [
+            "SELECT 0 AS list, * FROM (SELECT * FROM s WHERE weight > 0 ORDER BY weight DESC, \(byName) LIMIT \(shown))",
+            "SELECT 1 AS list, * FROM (SELECT * FROM s WHERE weight = 0 ORDER BY \(byName) LIMIT \(shown))",
+        ]
+        if scope.nutrition {
+            // As the nutrition list always sorted: overdue meals, then the lowest adherence (none answered last), then by name.
+            arms.append("""
+                SELECT 2 AS list, * FROM (SELECT * FROM s
+                ORDER BY overdueMeals DESC, coalesce(fulfilled * 1.0 / answered, 2), displayName LIMIT \(shown))
+                """)
+        }
+        let rows = try Row.fetchAll(db, SQLRequest(sql: """
+            WITH s AS MATERIALIZED (SELECT *, \(WorklistRules.weightSQL(scope: scope)) AS weight FROM (\(signals.sql)))
+            \(arms.joined(separator: "\nUNION ALL\n"))
+            """, arguments: signals.arguments, cached: true))
+        var lists: [[Clinician.Entry]] = [[], [], []]
+        for row in rows { lists[row["list"] as Int].append(entry(row, goalsBehind: behind)) }
+        // Both lists short: they hold everyone the search finds.
+        let total = lists[0].count < shown && lists[1].count < shown
+            ? lists[0].count + lists[1].count
+            : try Int.fetchOne(db, SQLRequest(sql: "WITH s AS (\(signals.sql)) SELECT count(*) FROM s",
+                                              arguments: signals.arguments, cached: true)) ?? 0
+        return Clinician(total: total, attention: lists[0], others: lists[1], nutrition: lists[2])
     }
 
     /// One row per patient the clinician sees (and the search finds) with what the worklist decides from,
@@ -63,8 +72,8 @@ enum DashboardQueries {
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'fulfilled' AND m.date BETWEEN :from AND :today) AS fulfilled,
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'not_fulfilled' AND m.date BETWEEN :from AND :today) AS notFulfilled,
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today) AS pending,
-            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date >= :from
-                AND (m.date < :today OR (m.date = :today AND m.time < :time))) AS overdueMeals
+            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today
+                AND (m.date < :today OR m.time < :time)) AS overdueMeals
             """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS pending, 0 AS overdueMeals"
         var sql = """
             SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
@@ -73,7 +82,8 @@ enum DashboardQueries {
                    :today AS today,
                    p.userId IN (SELECT value FROM json_each(:behind)) AS goalsBehind,
                    EXISTS (SELECT 1 FROM plan WHERE plan.patientId = p.userId) AS hasBoards,
-                   (SELECT max(day) FROM tapDay WHERE tapDay.patientId = p.userId) AS lastBoardUse,
+                   -- The last row of the patient's key: one step, where max(day) read every day of the patient.
+                   (SELECT day FROM tapDay WHERE tapDay.patientId = p.userId ORDER BY day DESC LIMIT 1) AS lastBoardUse,
                    (SELECT max(takenOn) FROM evaluation e WHERE e.patientId = p.userId) AS lastEvaluation,
                    (SELECT count(*) FROM observation o WHERE o.patientId = p.userId AND o.authorRole = 'tutor'
                     AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened po

@@ -17,7 +17,8 @@ enum DashboardRoutes {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
         let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context),
-                                                  nowInstant: context.now, shown: ClinicianDashboard.shownPerList, db)
+                                                  nowInstant: context.now, timeZone: context.configuration.timeZone,
+                                                  shown: ClinicianDashboard.shownPerList, db)
         return .page("dashboards/clinician", title: "dashboard_clinician_title",
                      ClinicianDashboard(actor: actor, search: search, data: data, context: context))
     }

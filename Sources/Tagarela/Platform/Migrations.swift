@@ -25,6 +25,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 modeling", migrate: PatientMode.v1Modeling)
         migrator.registerMigration("2026-11 records: last opened by a clinician, first use of a symbol", migrate: RecordVisits.v1)
         migrator.registerMigration("2026-11 nutrition eaten estimate", migrate: NutritionSchema.v3EatenEstimate)
+        migrator.registerMigration("2026-11 goals: % of eduCAT answers right", migrate: GoalSchema.v2Accuracy)
         return migrator
     }
 }
