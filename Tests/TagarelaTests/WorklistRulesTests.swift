@@ -69,4 +69,16 @@ import Testing
         #expect(try weight(6, of: 10) == 3)
         #expect(try weight(0, of: 0) == 0, "nothing answered: no rate, nothing low")
     }
+
+    /// The worklist sorts names by their folded keys (cheap) and must land where Foundation's localized
+    /// comparison (what `WorklistRules.order` and the page always used) puts them.
+    @Test func nameKeysOrderNamesAsTheLocalizedComparisonDoes() {
+        let names = ["Ana", "ana", "Ána", "Álvaro", "Alvaro", "Ângela", "Bruno", "Élida", "Eduardo", "Ítalo", "Isabel", "Zé", "Zeca",
+                     "Çião", "Carla", "Ñandú", "Nadia", "Nádia", "Ana Maria", "Ana-Maria", "Anabela", "O'Neil", "Oliveira",
+                     "Paciente 1000", "Paciente 999", "Paciente 10", "João", "Joao", "Joana", "Úrsula", "Ulisses", "Davi Alves",
+                     "davi", "Elisa Martins", "l·l", "Lluís", "Llorenç", "Ødegaard", "Ohm", "Æsa", "Adriana", "Straße", "Strauss"]
+        let localized = names.sorted { $0.localizedCaseInsensitiveCompare($1) == .orderedAscending }
+        let keyed = names.map { (key: WorklistRules.nameKey($0), name: $0) }.sorted(by: WorklistRules.precedes).map(\.name)
+        #expect(keyed == localized)
+    }
 }

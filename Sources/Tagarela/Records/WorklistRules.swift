@@ -96,6 +96,33 @@ enum WorklistRules {
             """
     }
 
+    /// A name folded once so that comparing keys (`<`) orders names as `localizedCaseInsensitiveCompare`
+    /// does: case and accents set aside, letters that are not an accented Latin letter spelled as one
+    /// (ø as o, æ as ae…), and punctuation outside ASCII before letters, as ICU puts it. `precedes` breaks
+    /// ties with the comparison itself. `WorklistRulesTests` holds both orders equal on awkward names.
+    static func nameKey(_ name: String) -> String {
+        var key = String.UnicodeScalarView()
+        for scalar in name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars {
+            switch scalar {
+            case "ø": key.append("o")
+            case "æ": key.append(contentsOf: "ae".unicodeScalars)
+            case "œ": key.append(contentsOf: "oe".unicodeScalars)
+            case "ß": key.append(contentsOf: "ss".unicodeScalars)
+            case "ł": key.append("l")
+            case "đ": key.append("d")
+            case "þ": key.append(contentsOf: "th".unicodeScalars)
+            default:
+                key.append(scalar.isASCII || scalar.properties.isAlphabetic || scalar.properties.numericType != nil ? scalar : " ")
+            }
+        }
+        return String(key)
+    }
+
+    /// Whether the name of `a` comes before that of `b` (each with its `nameKey`).
+    static func precedes(_ a: (key: String, name: String), _ b: (key: String, name: String)) -> Bool {
+        a.key != b.key ? a.key < b.key : a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
+    }
+
     /// Patients with reasons first, the heaviest first, then by name; then everyone else by name.
     static func order<Item>(_ items: [(item: Item, name: String, reasons: [Reason])]) -> [(item: Item, name: String, reasons: [Reason])] {
         items.sorted { left, right in
