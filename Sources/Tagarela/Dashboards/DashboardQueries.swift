@@ -28,8 +28,9 @@ enum DashboardQueries {
         let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
         let signals = worklistSignals(actor, matching: search, now: now, notesSince: nowInstant.addingTimeInterval(-30 * 86_400),
                                       goalsBehind: behind, scope: scope)
-        // Every patient's weight (`WorklistRules.weightSQL`) and what the nutrition list sorts by, and nothing
-        // else: SQLite computes only the columns read (the tutors' names and the card's other fields wait for the rows shown).
+        // Every patient's weight (`WorklistRules.weightSQL`) and what the nutrition list sorts by. The signals
+        // are materialized: flattened, each mention of a column in the weight ran its subquery again (3×
+        // slower). The cards' other fields are read for the rows shown only.
         struct Ranked {
             let id: Int64
             let name: String
@@ -40,8 +41,8 @@ enum DashboardQueries {
         }
         var ranked: [Ranked] = []
         let cursor = try Row.fetchCursor(db, SQLRequest(sql: """
-            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight, overdueMeals, fulfilled, answered
-            FROM (\(signals.sql))
+            WITH s AS MATERIALIZED (\(signals.sql))
+            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight, overdueMeals, fulfilled, answered FROM s
             """, arguments: signals.arguments, cached: true))
         while let row = try cursor.next() {
             let answered: Int = row[5]
