@@ -17,7 +17,11 @@ import Testing
         [("key", key), ("area", area), ("mode", "normal"), ("level", "\(level)"), ("answers", json)]
     }
 
-    func answerCount(_ test: TestApp) throws -> Int { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatAnswer")! } }
+    /// Carla's answers (the demo stores some of Davi's for his accuracy goal).
+    func answerCount(_ test: TestApp) throws -> Int {
+        let carla = try test.id(of: "Carla Costa")
+        return try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatAnswer WHERE patientId = ?", arguments: [carla])! }
+    }
     func resultCount(_ test: TestApp) throws -> Int { try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatResult")! } }
 
     static let mixUps = #"[{"seq":1,"item":"b","tapped":"d","outcome":"miss","ms":1800},{"seq":2,"item":"d","tapped":"b","outcome":"miss","ms":2100},{"seq":3,"item":"a","tapped":"a","outcome":"hit","ms":900}]"#

@@ -33,19 +33,46 @@ import Testing
 
     /// A clinic day in São Paulo (UTC−3) runs from 03:00 UTC to 03:00 UTC the next day: a tap at 23:30
     /// local time, stored as 02:30 UTC the next day, belongs to the local day.
-    @Test func dayBoundsFollowTheClinicsOffset() throws {
-        let offset = -3 * 3600
-        let bounds = GoalRules.instants(of: "2026-11-20"..."2026-11-20", offsetSeconds: offset)
+    @Test func dayBoundsFollowTheClinicsTimeZone() throws {
+        let saoPaulo = TimeZone(identifier: "America/Sao_Paulo")!
+        let bounds = GoalRules.instants(of: "2026-11-20"..."2026-11-20", timeZone: saoPaulo)
         let utc = ISO8601DateFormatter()
         #expect(bounds.from == utc.date(from: "2026-11-20T03:00:00Z"))
         #expect(bounds.until == utc.date(from: "2026-11-21T03:00:00Z"))
         let lateTap = try #require(utc.date(from: "2026-11-21T02:30:00Z"))
         #expect(lateTap >= bounds.from && lateTap < bounds.until)
-        #expect(ISODate.string(lateTap, timeZone: TimeZone(identifier: "America/Sao_Paulo")!) == "2026-11-20")
+        #expect(ISODate.string(lateTap, timeZone: saoPaulo) == "2026-11-20")
         // East of UTC the day starts the evening before, in UTC.
-        let tokyo = GoalRules.instants(of: "2026-11-20"..."2026-11-21", offsetSeconds: 9 * 3600)
+        let tokyo = GoalRules.instants(of: "2026-11-20"..."2026-11-21", timeZone: TimeZone(identifier: "Asia/Tokyo")!)
         #expect(tokyo.from == utc.date(from: "2026-11-19T15:00:00Z"))
         #expect(tokyo.until == utc.date(from: "2026-11-21T15:00:00Z"))
+    }
+
+    /// Around each midnight the bounds agree, to the second, with the day the app gives an instant
+    /// (`ISODate.dayNumber(of:timeZone:)`, which decides "today" everywhere).
+    @Test(arguments: ["America/Sao_Paulo", "Asia/Tokyo", "Europe/Madrid", "UTC"])
+    func everyBoundIsTheFirstSecondOfTheAppsDay(zoneName: String) throws {
+        let zone = try #require(TimeZone(identifier: zoneName))
+        for day in ["2026-11-18", "2026-03-29", "2026-10-25", "2018-11-04", "2019-02-16", "2019-02-17", "2024-02-29"] {
+            let start = GoalRules.instants(of: day...day, timeZone: zone).from
+            #expect(ISODate.string(start, timeZone: zone) == day, "\(zoneName) \(day)")
+            #expect(ISODate.string(start.addingTimeInterval(-1), timeZone: zone) == ISODate.adding(-1, to: day), "\(zoneName) \(day)")
+        }
+    }
+
+    /// Summer time: São Paulo skipped the midnight of 4 Nov 2018 (00:00 became 01:00) and lived the last
+    /// hour of 16 Feb 2019 twice; Madrid's days of change are 23 and 25 hours long.
+    @Test func aDayOfAClockChangeIsShorterOrLonger() throws {
+        let utc = ISO8601DateFormatter()
+        let saoPaulo = TimeZone(identifier: "America/Sao_Paulo")!
+        #expect(GoalRules.instants(of: "2018-11-04"..."2018-11-04", timeZone: saoPaulo).from == utc.date(from: "2018-11-04T03:00:00Z"))
+        let long = GoalRules.instants(of: "2019-02-16"..."2019-02-16", timeZone: saoPaulo)
+        #expect(long.from == utc.date(from: "2019-02-16T02:00:00Z") && long.until == utc.date(from: "2019-02-17T03:00:00Z"))
+        let madrid = TimeZone(identifier: "Europe/Madrid")!
+        let spring = GoalRules.instants(of: "2026-03-29"..."2026-03-29", timeZone: madrid)
+        #expect(spring.until.timeIntervalSince(spring.from) == 23 * 3600)
+        let autumn = GoalRules.instants(of: "2026-10-25"..."2026-10-25", timeZone: madrid)
+        #expect(autumn.until.timeIntervalSince(autumn.from) == 25 * 3600)
     }
 
     // MARK: Measures
@@ -180,7 +207,8 @@ import Testing
         #expect(goal(.adherence).style == .average && goal(.bodyMeasure, measure: "weight").style == .reach)
         #expect(goal(.bodyMeasure, measure: "percentFat").unitKey == "goal_unit_percent_fat")
         #expect(goal(.bodyMeasure, measure: "perimeter").unitKey == "goal_unit_cm")
-        #expect(GoalKind.allCases.filter { $0.area.specialty == .speech } == [.symbolTaps, .categoryTaps, .sentences, .independentTaps, .gameHits])
+        #expect(GoalKind.allCases.filter { $0.area.specialty == .speech } == [.symbolTaps, .categoryTaps, .sentences, .independentTaps, .gameHits,
+                                                                               .gameAccuracy])
         #expect(GoalKind.allCases.filter { $0.area.specialty == .nutrition } == [.adherence, .bodyMeasure])
     }
 }

@@ -104,9 +104,9 @@ import Testing
             #expect(try lastAudit(db)?.entity == "goalNote")
             return goal.id!
         }
-        let tutorView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: bruno, today: today, $0) }
+        let tutorView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: bruno, today: today, timeZone: test.app.configuration.timeZone, $0) }
         #expect(tutorView.notes.map(\.body) == ["Comeu tudo na escola"], "the clinician's note stays private")
-        let clinicianView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: ana, today: today, $0) }
+        let clinicianView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: ana, today: today, timeZone: test.app.configuration.timeZone, $0) }
         #expect(clinicianView.notes.count == 2)
     }
 
@@ -162,6 +162,36 @@ import Testing
             let goal = try Goals.create(three, patientId: patient, by: ana, audit: audit(ana), db)
             let progress = try #require(try GoalQueries.progress(ofPatients: [patient], today: today, db)[patient]?.first)
             #expect(progress.goalId == goal.id && progress.measured == 2 && progress.status == .onTrack)
+        }
+    }
+
+    /// Sentences a few minutes either side of Tokyo's and São Paulo's midnights: a clinic in Tokyo counts
+    /// the one of 23:30 on the 18th and not the one of 00:30 on the 19th; a clinic in São Paulo, where both
+    /// were said on the 18th, counts both but not the one of 23:30 on the 11th. The goal's days are the
+    /// clinic's, not UTC's.
+    @Test func aWeekOfSentencesEndsAtTheClinicsMidnight() async throws {
+        let test = try await TestApp()
+        let ana = try actor(test, "ana")
+        try test.write { db in
+            let patient = try newPatient(db)
+            // 23:30 in Tokyo on the 18th (3 words), 00:30 in Tokyo on the 19th (4), 23:30 in São Paulo on the 11th (5).
+            for (index, (at, words)) in [("2026-11-18T14:30:00Z", 3), ("2026-11-18T15:30:00Z", 4), ("2026-11-12T02:30:00Z", 5)].enumerated() {
+                try db.execute(sql: """
+                    INSERT INTO sentence (key, patientId, symbolIds, text, wordCount, at) VALUES (?, ?, '', 'x', ?, ?)
+                    """, arguments: ["m\(index)", patient, words, utc(at)])
+            }
+            var four = input(.sentences, target: 2), five = input(.sentences, target: 2)
+            (four.minWords, five.minWords) = (4, 5)
+            let goals = try [four, five].map { try Goals.create($0, patientId: patient, by: ana, audit: audit(ana), db) }
+            func measured(_ zone: String) throws -> [Double?] {
+                let progress = try GoalQueries.measure(goals, today: today, timeZone: TimeZone(identifier: zone)!, db)
+                return goals.map { progress[$0.id!]?.measured }
+            }
+            #expect(try measured("Asia/Tokyo") == [1, 1], "12–18 Nov in Tokyo: the 5-word sentence, not the 4-word one of the 19th")
+            #expect(try measured("America/Sao_Paulo") == [1, 0], "12–18 Nov in São Paulo: the 4-word one, not the 5-word one of the 11th")
+            #expect(try measured("UTC") == [2, 1], "in UTC both fall on 12–18 Nov")
+            // Without a zone, the offset the tap days are counted at (the test clinic's, São Paulo's).
+            #expect(goals.map { try? GoalQueries.measure([$0], today: today, db)[$0.id!]?.measured } == [1, 0])
         }
     }
 

@@ -30,9 +30,10 @@ import Testing
         Self.expectAnswersEveryProperty(PatientRow(summary, today: "2026-11-21", context: context))
         let user = User(id: 3, username: "ana", displayName: "Ana Souza", role: .clinician, specialties: "speech nutrition",
                         createdAt: Date(), updatedAt: Date())
-        let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x", patients: [summary],
-                                           adherence: [7: NutritionRules.Adherence(fulfilled: 1, notFulfilled: 1, pending: 1, overdue: 1)],
-                                           signals: [7: WorklistRules.Signals(newTutorNotes: 1)], context: context)
+        let entry = DashboardQueries.Clinician.Entry(patient: summary, signals: WorklistRules.Signals(newTutorNotes: 1),
+                                                     adherence: NutritionRules.Adherence(fulfilled: 1, notFulfilled: 1, pending: 1, overdue: 1))
+        let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x",
+                                           data: .init(total: 1, attention: [entry], others: [], nutrition: [entry]), context: context)
         Self.expectAnswersEveryProperty(dashboard)
         for row in dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
         #expect(dashboard.attention.count == 1)

@@ -93,27 +93,23 @@ import Testing
     @Test func theWorklistReadsIndexesNotTheTaps() async throws {
         let test = try await TestApp()
         let ana = try test.id(of: "ana")
+        let actor = try test.read { db in try Actor(user: User.fetchOne(db, key: ana)!) }
+        let scope = WorklistRules.Scope(speech: true, nutrition: true)
+        // The statement the dashboard runs, with every signal of both specialties.
+        let signals = DashboardQueries.worklistSignals(actor, matching: "", now: (date: "2026-11-21", time: "12:00"), notesSince: Date(),
+                                                       goalsBehind: [1: 1], scope: scope)
         let plan = try test.read { db in
             try Row.fetchAll(db, sql: """
-                EXPLAIN QUERY PLAN
-                SELECT cp.patientId,
-                       EXISTS (SELECT 1 FROM plan WHERE plan.patientId = cp.patientId),
-                       (SELECT max(day) FROM tapDay WHERE tapDay.patientId = cp.patientId),
-                       (SELECT max(takenOn) FROM evaluation WHERE evaluation.patientId = cp.patientId),
-                       (SELECT count(*) FROM observation o
-                        WHERE o.patientId = cp.patientId AND o.authorRole = 'tutor' AND o.createdAt > coalesce(po.openedAt, ?))
-                FROM clinicianPatient cp
-                LEFT JOIN patientOpened po ON po.clinicianId = cp.clinicianId AND po.patientId = cp.patientId
-                WHERE cp.clinicianId = ?
-                """, arguments: [Date(), ana]).map { $0["detail"] as String }
+                EXPLAIN QUERY PLAN WITH s AS (\(signals.sql))
+                SELECT * FROM s ORDER BY \(WorklistRules.weightSQL(scope: scope)) DESC, displayName LIMIT 100
+                """, arguments: signals.arguments).map { $0["detail"] as String }
         }
-        #expect(!plan.contains { $0.hasPrefix("SCAN tapDay") || $0.hasPrefix("SCAN tap ") || $0.hasPrefix("SCAN evaluation") },
-                "\(plan)")
+        #expect(!plan.contains { $0.hasPrefix("SCAN tapDay") || $0.hasPrefix("SCAN tap ") || $0.hasPrefix("SCAN evaluation")
+                                 || $0.hasPrefix("SCAN m") || $0.hasPrefix("SCAN o") || $0.hasPrefix("SCAN p") }, "\(plan)")
         #expect(plan.contains { $0.contains("tapDay") && $0.hasPrefix("SEARCH") }, "\(plan)")
-        // The same statement as the dashboard's, so this plan is the one it runs.
-        let signals = try test.read { try DashboardQueries.worklistSignals(clinicianId: ana, since: Date.distantPast, $0) }
-        #expect(signals.count == 2)
-        #expect(signals.values.allSatisfy { $0.hasBoards && $0.lastBoardUse != nil })
+        let rows = try test.read { db in try Row.fetchAll(db, sql: "WITH s AS (\(signals.sql)) SELECT * FROM s", arguments: signals.arguments) }
+        #expect(rows.count == 2)
+        #expect(rows.allSatisfy { ($0["hasBoards"] as Bool) && ($0["lastBoardUse"] as String?) != nil })
     }
 }
 

@@ -10,7 +10,6 @@ extension ClinicianDashboard: MustacheParent {
         case "greeting": greeting
         case "specialties": specialties
         case "search": search
-        case "patients": patients
         case "attention": attention
         case "others": others
         case "moreText": moreText

@@ -3,53 +3,131 @@ import GRDB
 
 /// What each dashboard shows, read in the request's one transaction.
 enum DashboardQueries {
+    /// The clinician's worklist, weighed by the database: whatever the number of patients, the page reads
+    /// every patient's weight and name, and the cards of at most `shown` patients needing attention (the
+    /// heaviest reasons first, then by name), `shown` others (by name) and, for a nutritionist, `shown` meal rows.
     struct Clinician {
-        let patients: [People.PatientSummary]
-        /// Meal adherence over the last two weeks, by patient; empty unless the clinician is a nutritionist.
-        let adherence: [Int64: NutritionRules.Adherence]
-        /// What the worklist decides from (`WorklistRules`), by patient.
-        let signals: [Int64: WorklistRules.Signals]
+        struct Entry: Sendable {
+            let patient: People.PatientSummary
+            let signals: WorklistRules.Signals
+            /// Meals over the last two weeks (zero unless the clinician is a nutritionist).
+            let adherence: NutritionRules.Adherence
+        }
+
+        /// Every patient the search finds.
+        let total: Int
+        let attention: [Entry]
+        let others: [Entry]
+        /// Patients with overdue meals or low adherence first; empty unless the clinician is a nutritionist.
+        let nutrition: [Entry]
     }
 
     static func clinician(_ actor: Actor, matching search: String, now: (date: String, time: String), nowInstant: Date,
-                          _ db: Database) throws -> Clinician {
-        let since = ISODate.adding(-13, to: now.date)
-        let patients = try People.patients(visibleTo: actor, matching: search, db)
-        let adherence = actor.specialties.contains(.nutrition)
-            ? try Adherence.summaries(clinicianId: actor.userId, from: since, nowDate: now.date, nowTime: now.time, db) : [:]
-        var signals = try worklistSignals(clinicianId: actor.userId, since: nowInstant.addingTimeInterval(-30 * 86_400), db)
-        let goals = try GoalQueries.progress(ofPatients: patients.map(\.id), today: now.date, db)
-        for (patientId, progress) in goals {
-            signals[patientId, default: WorklistRules.Signals()].goalsBehind = progress.filter { $0.status == .behind }.count
+                          timeZone: TimeZone, shown: Int, _ db: Database) throws -> Clinician {
+        let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
+        let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
+        let signals = worklistSignals(actor, matching: search, now: now, notesSince: nowInstant.addingTimeInterval(-30 * 86_400),
+                                      goalsBehind: behind, scope: scope)
+        // Every patient's weight (`WorklistRules.weightSQL`) and what the nutrition list sorts by. The signals
+        // are materialized: flattened, each mention of a column in the weight ran its subquery again (3×
+        // slower). The cards' other fields are read for the rows shown only.
+        struct Ranked {
+            let id: Int64
+            let name: String
+            let nameKey: String
+            let weight: Int
+            let overdue: Int
+            let rate: Double?
         }
-        for (patientId, figures) in adherence {
-            signals[patientId, default: WorklistRules.Signals()].overdueMeals = figures.overdue
-            signals[patientId, default: WorklistRules.Signals()].adherence = figures.rate
+        var ranked: [Ranked] = []
+        let cursor = try Row.fetchCursor(db, SQLRequest(sql: """
+            WITH s AS MATERIALIZED (\(signals.sql))
+            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight, overdueMeals, fulfilled, answered FROM s
+            """, arguments: signals.arguments, cached: true))
+        while let row = try cursor.next() {
+            let answered: Int = row[5]
+            ranked.append(Ranked(id: row[0], name: row[1], nameKey: WorklistRules.nameKey(row[1]), weight: row[2], overdue: row[3],
+                                 rate: answered > 0 ? Double(row[4] as Int) / Double(answered) : nil))
         }
-        return Clinician(patients: patients, adherence: adherence, signals: signals)
+        // Names compare by `WorklistRules.nameKey` (Foundation's localized comparison, folded once per name):
+        // comparing the names themselves in a SQLite collation or in the sort cost 8 µs a comparison.
+        func byName(_ a: Ranked, _ b: Ranked) -> Bool { WorklistRules.precedes((a.nameKey, a.name), (b.nameKey, b.name)) }
+        let attention = ranked.filter { $0.weight > 0 }.sorted { $0.weight != $1.weight ? $0.weight > $1.weight : byName($0, $1) }.prefix(shown)
+        let others = ranked.filter { $0.weight == 0 }.sorted(by: byName).prefix(shown)
+        // As the nutrition list always sorted: overdue meals, then the lowest adherence (none answered last), then by name.
+        let nutrition = scope.nutrition
+            ? ranked.sorted { ($1.overdue, $0.rate ?? 2, $0.name) < ($0.overdue, $1.rate ?? 2, $1.name) }.prefix(shown) : []
+        // Then the rows shown, with all their signals and what their cards say.
+        let ids = Set(attention.map(\.id) + others.map(\.id) + nutrition.map(\.id))
+        var arguments = signals.arguments
+        arguments += ["ids": "[" + ids.map(String.init).joined(separator: ",") + "]"]
+        var entries: [Int64: Clinician.Entry] = [:]
+        for row in try Row.fetchAll(db, SQLRequest(sql: "SELECT * FROM (\(signals.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
+                                                   arguments: arguments, cached: true)) {
+            let entry = entry(row, goalsBehind: behind)
+            entries[entry.patient.id] = entry
+        }
+        return Clinician(total: ranked.count, attention: attention.compactMap { entries[$0.id] }, others: others.compactMap { entries[$0.id] },
+                         nutrition: nutrition.compactMap { entries[$0.id] })
     }
 
-    /// One row per patient of the clinician, in one statement: each figure is a lookup on an index
-    /// (`tapDay`'s key for the last day of use, `evaluation_patient` for the last evaluation, the
-    /// patient's notes), never a scan of the taps. Tutor notes count from the clinician's last opening
-    /// of the patient, or from `since` when they never opened it.
-    static func worklistSignals(clinicianId: Int64, since: Date, _ db: Database) throws -> [Int64: WorklistRules.Signals] {
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT cp.patientId,
-                   EXISTS (SELECT 1 FROM plan WHERE plan.patientId = cp.patientId),
-                   (SELECT max(day) FROM tapDay WHERE tapDay.patientId = cp.patientId),
-                   (SELECT max(takenOn) FROM evaluation WHERE evaluation.patientId = cp.patientId),
-                   (SELECT count(*) FROM observation o
-                    WHERE o.patientId = cp.patientId AND o.authorRole = 'tutor' AND o.createdAt > coalesce(po.openedAt, ?))
-            FROM clinicianPatient cp
-            LEFT JOIN patientOpened po ON po.clinicianId = cp.clinicianId AND po.patientId = cp.patientId
-            WHERE cp.clinicianId = ?
-            """), arguments: [since, clinicianId])
-        var signals: [Int64: WorklistRules.Signals] = [:]
-        while let row = try rows.next() {
-            signals[row[0]] = WorklistRules.Signals(hasBoards: row[1], lastBoardUse: row[2], lastEvaluation: row[3], newTutorNotes: row[4])
+    /// One row per patient the clinician sees (and the search finds) with what the worklist decides from,
+    /// each figure a lookup on an index: `tapDay`'s key for the last day of use, `evaluation_patient`,
+    /// the patient's notes, `meal_queue` for the meals of the last two weeks. Tutor notes count from the
+    /// clinician's last opening of the patient, or from `notesSince` when they never opened it. Goals
+    /// behind come measured (`GoalQueries.behindCounts`): the column says whether there are any (the
+    /// order needs no more), `entry` puts the count back.
+    static func worklistSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
+                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope) -> (sql: String, arguments: StatementArguments) {
+        let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
+        let from = ISODate.adding(-13, to: now.date)
+        let behind = "[" + goalsBehind.keys.map(String.init).joined(separator: ",") + "]"
+        let meals = scope.nutrition ? """
+            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'fulfilled' AND m.date BETWEEN :from AND :today) AS fulfilled,
+            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'not_fulfilled' AND m.date BETWEEN :from AND :today) AS notFulfilled,
+            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today) AS pending,
+            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today
+                AND (m.date < :today OR m.time < :time)) AS overdueMeals
+            """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS pending, 0 AS overdueMeals"
+        var sql = """
+            SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
+                   (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
+                    WHERE tp.patientId = p.userId) AS tutorNames,
+                   :today AS today,
+                   p.userId IN (SELECT value FROM json_each(:behind)) AS goalsBehind,
+                   EXISTS (SELECT 1 FROM plan WHERE plan.patientId = p.userId) AS hasBoards,
+                   -- The last row of the patient's key: one step, where max(day) read every day of the patient.
+                   (SELECT day FROM tapDay WHERE tapDay.patientId = p.userId ORDER BY day DESC LIMIT 1) AS lastBoardUse,
+                   (SELECT max(takenOn) FROM evaluation e WHERE e.patientId = p.userId) AS lastEvaluation,
+                   (SELECT count(*) FROM observation o WHERE o.patientId = p.userId AND o.authorRole = 'tutor'
+                    AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened po
+                                                WHERE po.clinicianId = :clinician AND po.patientId = p.userId), :notesSince))
+                       AS newTutorNotes,
+                   \(meals)
+            FROM patient p JOIN user u ON u.id = p.userId
+            WHERE \(visible.sql.replacingOccurrences(of: "?", with: ":scope"))
+            """
+        var arguments: [String: DatabaseValueConvertible?] = [
+            "today": now.date, "from": from, "time": now.time, "clinician": actor.userId, "notesSince": notesSince, "behind": behind,
+        ]
+        arguments["scope"] = visible.arguments.isEmpty ? nil : actor.userId
+        let terms = search.trimmingCharacters(in: .whitespaces)
+        if !terms.isEmpty {
+            sql += " AND (u.displayName LIKE :search OR p.diagnosis LIKE :search)"
+            arguments["search"] = "%\(terms)%"
         }
-        return signals
+        sql = "SELECT *, fulfilled + notFulfilled AS answered FROM (\(sql))"
+        return (sql, StatementArguments(arguments))
+    }
+
+    private static func entry(_ row: Row, goalsBehind: [Int64: Int]) -> Clinician.Entry {
+        let patient = People.PatientSummary(row: row)
+        let adherence = NutritionRules.Adherence(fulfilled: row["fulfilled"], notFulfilled: row["notFulfilled"],
+                                                 pending: row["pending"], overdue: row["overdueMeals"])
+        let signals = WorklistRules.Signals(hasBoards: row["hasBoards"], lastBoardUse: row["lastBoardUse"], goalsBehind: goalsBehind[patient.id] ?? 0,
+                                            overdueMeals: adherence.overdue, adherence: adherence.rate,
+                                            lastEvaluation: row["lastEvaluation"], newTutorNotes: row["newTutorNotes"])
+        return Clinician.Entry(patient: patient, signals: signals, adherence: adherence)
     }
 
     struct Tutor {

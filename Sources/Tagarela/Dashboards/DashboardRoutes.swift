@@ -17,10 +17,10 @@ enum DashboardRoutes {
         let actor = try context.requireActor()
         let search = context.request.query["q"] ?? ""
         let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context),
-                                                  nowInstant: context.now, db)
+                                                  nowInstant: context.now, timeZone: context.configuration.timeZone,
+                                                  shown: ClinicianDashboard.shownPerList, db)
         return .page("dashboards/clinician", title: "dashboard_clinician_title",
-                     ClinicianDashboard(actor: actor, search: search, patients: data.patients, adherence: data.adherence,
-                                        signals: data.signals, context: context))
+                     ClinicianDashboard(actor: actor, search: search, data: data, context: context))
     }
 
     @Sendable static func tutor(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -101,7 +101,6 @@ struct ClinicianDashboard: PageModel {
     let greeting: String
     let specialties: [String]
     let search: String
-    let patients: [PatientRow]
     /// Patients needing attention, the most urgent first (`WorklistRules`), each with its reasons.
     let attention: [WorklistRow]
     /// Everyone else, by name.
@@ -122,34 +121,25 @@ struct ClinicianDashboard: PageModel {
     let searchURL = DashboardEndpoints.clinician.path()
     static let shownPerList = 100
 
-    init(actor: Actor, search: String, patients: [People.PatientSummary], adherence: [Int64: NutritionRules.Adherence],
-         signals: [Int64: WorklistRules.Signals] = [:], context: RequestContext) {
+    /// The lists come ordered and cut by the database (`DashboardQueries.clinician`, whose order is
+    /// `WorklistRules.weightSQL`); the reasons of the patients shown are put in words here.
+    init(actor: Actor, search: String, data: DashboardQueries.Clinician, context: RequestContext) {
         let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
-        let rows = PatientRow.list(patients, context: context)
-        let ordered = WorklistRules.order(zip(patients, rows).map { summary, row in
-            (item: row, name: summary.displayName,
-             reasons: WorklistRules.reasons(signals[summary.id] ?? WorklistRules.Signals(), today: today, scope: scope))
-        })
-        let needing = ordered.filter { !$0.reasons.isEmpty }
-        let rest = ordered.filter { $0.reasons.isEmpty }
-        attention = needing.prefix(Self.shownPerList).map { entry in
-            WorklistRow(patient: entry.item, reasons: entry.reasons.map { Self.words($0, context.t, context.format) })
+        attention = data.attention.map { entry in
+            WorklistRow(patient: PatientRow(entry.patient, today: today, context: context),
+                        reasons: WorklistRules.reasons(entry.signals, today: today, scope: scope).map { Self.words($0, context.t, context.format) })
         }
-        others = rest.prefix(Self.shownPerList).map(\.item)
+        others = data.others.map { PatientRow($0.patient, today: today, context: context) }
         let shown = attention.count + others.count
-        moreText = shown < ordered.count
-            ? context.t("worklist_more", ["shown": "\(shown)", "total": "\(ordered.count)"]) : nil
+        moreText = shown < data.total
+            ? context.t("worklist_more", ["shown": "\(shown)", "total": "\(data.total)"]) : nil
         hasAttention = !attention.isEmpty
         hasOthers = !others.isEmpty
         showsNutrition = actor.specialties.contains(.nutrition)
         showsSpeech = actor.specialties.contains(.speech)
-        nutrition = patients.map { patient -> (People.PatientSummary, NutritionRules.Adherence) in
-            (patient, adherence[patient.id] ?? NutritionRules.Adherence())
-        }
-        .sorted { ($1.1.overdue, $0.1.rate ?? 2, $0.0.displayName) < ($0.1.overdue, $1.1.rate ?? 2, $1.0.displayName) }
-        .prefix(Self.shownPerList)
-        .map { patient, figures in
+        nutrition = data.nutrition.map { entry in
+            let (patient, figures) = (entry.patient, entry.adherence)
             let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
             return NutritionRow(id: patient.id, url: NutritionEndpoints.review.path(patient.id), name: patient.displayName,
                                 text: context.t("adherence_row", ["rate": rate, "overdue": "\(figures.overdue)",
@@ -159,9 +149,8 @@ struct ClinicianDashboard: PageModel {
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
         self.search = search
-        self.patients = rows
-        isEmpty = patients.isEmpty
-        countText = context.t("patients_count", ["count": "\(patients.count)"])
+        isEmpty = data.total == 0
+        countText = context.t("patients_count", ["count": "\(data.total)"])
     }
 
     /// A worklist reason as the clinician reads it.

@@ -25,7 +25,7 @@ enum DemoGoals {
             var draft = Goal(id: draftId, patientId: patient, kind: input.kind.rawValue, title: input.title, direction: "atLeast",
                              target: 1, startsOn: input.startsOn, endsOn: input.endsOn, createdAt: now, updatedAt: now, version: 1)
             input.apply(to: &draft)
-            return try GoalQueries.measure([draft], today: today, db)[draftId]?.measured
+            return try GoalQueries.measure([draft], today: today, timeZone: TimeZone(identifier: "UTC")!, db)[draftId]?.measured
         }
         enum Aim { case below, above }
         @discardableResult
@@ -83,6 +83,21 @@ enum DemoGoals {
         try goal(people.davi, by: ana, GoalInput(kind: .gameHits, title: "Acierta los números", target: 8, startsOn: day(-2),
                                                  endsOn: day(45), reviewOn: day(30), gameArea: EduCATArea.numbers.rawValue,
                                                  gameMode: nil, aggregate: .best), aim: nil)
+        // Two games of numbers (level 2, digits 0–9) this week, stored answer by answer as the game posts
+        // them: 15 of 20 right, so "7 of 10 right" is on track.
+        for (daysAgo, misses) in [(3, [2, 5, 8]), (1, [4, 9])] {
+            let answers = (1...10).map { n in
+                EduCATAnswer(sequence: n, asked: "\(n % 10)", tapped: misses.contains(n) ? "\((n + 1) % 10)" : "\(n % 10)",
+                             milliseconds: 2_000 + 150 * n)
+            }
+            let batch = EduCATAnswer.Batch(gameKey: "demo-davi-numbers-\(daysAgo)", area: .numbers, mode: .challenge, level: 2,
+                                           answers: answers)
+            _ = try EduCATStore.store(batch, expected: { $0 }, patientId: people.davi, language: "es", promotion: .never,
+                                      at: now.addingTimeInterval(-Double(daysAgo) * 86_400), db)
+        }
+        try goal(people.davi, by: ana, GoalInput(kind: .gameAccuracy, title: "Acierta 7 de cada 10 números", target: 70,
+                                                 startsOn: day(-7), endsOn: day(40), reviewOn: day(21),
+                                                 gameArea: EduCATArea.numbers.rawValue, gameMode: nil, gameLevel: 2), aim: nil)
         if let tapped = try mostTapped(people.davi) {
             let onTrack = try goal(people.davi, by: ana, GoalInput(kind: .symbolTaps, title: "Pide ayuda con el tablero", target: 1,
                                                                    startsOn: day(-21), endsOn: day(35), reviewOn: day(14),

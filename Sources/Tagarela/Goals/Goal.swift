@@ -13,6 +13,8 @@ enum GoalKind: String, Codable, Sendable, CaseIterable {
     case independentTaps
     /// eduCAT hits in one game (and mode), best or average over the period.
     case gameHits
+    /// The share of eduCAT answers right in one game (and mode, and level) over the period, in %.
+    case gameAccuracy
     /// Meals followed ÷ meals answered over the period, in %.
     case adherence
     /// A body-composition measure (% fat within one protocol, a perimeter, weight) reaching a value by the end date.
@@ -21,7 +23,7 @@ enum GoalKind: String, Codable, Sendable, CaseIterable {
     var area: GoalArea {
         switch self {
         case .symbolTaps, .categoryTaps, .sentences, .independentTaps: .communication
-        case .gameHits: .learning
+        case .gameHits, .gameAccuracy: .learning
         case .adherence: .nutrition
         case .bodyMeasure: .bodyComposition
         }
@@ -31,7 +33,7 @@ enum GoalKind: String, Codable, Sendable, CaseIterable {
     var style: GoalRules.Style {
         switch self {
         case .symbolTaps, .categoryTaps, .sentences, .independentTaps: .weekly
-        case .adherence: .average
+        case .adherence, .gameAccuracy: .average
         case .gameHits, .bodyMeasure: .reach  // a game goal's style follows its aggregate: see `Goal.style`
         }
     }
@@ -70,6 +72,8 @@ struct Goal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var gameArea: String?
     var gameMode: String?
     var aggregate: String?
+    /// The eduCAT level an accuracy goal counts (`EduCATLevel.number` of `gameArea`); nil: every level.
+    var gameLevel: Int?
     var measure: String?
     var skinfoldProtocol: String?
     var perimeterSite: String?
@@ -111,6 +115,7 @@ struct Goal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
         case .sentences: "goal_unit_sentences_per_week"
         case .independentTaps: "goal_unit_percent_alone"
         case .gameHits: "goal_unit_hits"
+        case .gameAccuracy: "goal_unit_percent_right"
         case .adherence: "goal_unit_percent"
         case .bodyMeasure:
             switch bodyMeasure {
@@ -166,7 +171,7 @@ enum GoalSchema {
     /// Goals, their history of changes, and notes on them.
     /// Shipped 2026-11. Never edit; add a new migration instead.
     static func v1(_ db: Database) throws {
-        let kinds = GoalKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        let kinds = GoalKind.allCases.filter { $0 != .gameAccuracy }.map { "'\($0.rawValue)'" }.joined(separator: ",")
         try db.create(table: "goal") { t in
             t.autoIncrementedPrimaryKey("id")
             t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
@@ -216,5 +221,51 @@ enum GoalSchema {
         }
         // Goals of educat results and sentences are counted per patient and time: their indexes exist
         // (educatResult_patient, sentence_patient_at); taps are read from tapDay's primary key.
+    }
+
+    /// Accuracy goals (the share of eduCAT answers right, by game, mode and level): the kind's check
+    /// and the level column. SQLite cannot change a check, so the table is made again with its rows,
+    /// ids and index (goalEvent and goalNote keep pointing at it by name).
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    static func v2Accuracy(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE goal_v2 (
+              id INTEGER PRIMARY KEY AUTOINCREMENT,
+              patientId INTEGER NOT NULL REFERENCES patient(userId) ON DELETE CASCADE,
+              kind TEXT NOT NULL CHECK (kind IN ('symbolTaps','categoryTaps','sentences','independentTaps','gameHits',
+                                                 'gameAccuracy','adherence','bodyMeasure')),
+              title TEXT NOT NULL CHECK (length(trim(title)) > 0),
+              symbolId INTEGER REFERENCES symbol(id) ON DELETE SET NULL,
+              categoryId INTEGER REFERENCES category(id) ON DELETE SET NULL,
+              minWords INTEGER CHECK (minWords BETWEEN 1 AND 100),
+              gameArea TEXT,
+              gameMode TEXT CHECK (gameMode IN ('normal','challenge')),
+              aggregate TEXT CHECK (aggregate IN ('best','average')),
+              gameLevel INTEGER CHECK (gameLevel >= 1),
+              measure TEXT CHECK (measure IN ('percentFat','weight','perimeter')),
+              skinfoldProtocol TEXT,
+              perimeterSite TEXT,
+              direction TEXT NOT NULL CHECK (direction IN ('atLeast','atMost')),
+              target DOUBLE NOT NULL,
+              startsOn DATE NOT NULL,
+              endsOn DATE NOT NULL,
+              reviewOn DATE,
+              createdBy INTEGER REFERENCES user(id) ON DELETE SET NULL,
+              createdAt DATETIME NOT NULL,
+              updatedAt DATETIME NOT NULL,
+              closedAt DATETIME,
+              version INTEGER NOT NULL DEFAULT 1,
+              CHECK (startsOn <= endsOn)
+            );
+            INSERT INTO goal_v2 (id, patientId, kind, title, symbolId, categoryId, minWords, gameArea, gameMode, aggregate, measure,
+                                 skinfoldProtocol, perimeterSite, direction, target, startsOn, endsOn, reviewOn, createdBy, createdAt,
+                                 updatedAt, closedAt, version)
+            SELECT id, patientId, kind, title, symbolId, categoryId, minWords, gameArea, gameMode, aggregate, measure,
+                   skinfoldProtocol, perimeterSite, direction, target, startsOn, endsOn, reviewOn, createdBy, createdAt,
+                   updatedAt, closedAt, version FROM goal;
+            DROP TABLE goal;
+            ALTER TABLE goal_v2 RENAME TO goal;
+            CREATE INDEX goal_patient_open ON goal(patientId, closedAt);
+            """)
     }
 }

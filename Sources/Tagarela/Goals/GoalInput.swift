@@ -16,12 +16,13 @@ struct GoalInput: Sendable, Equatable {
     var gameArea: String?
     var gameMode: String?
     var aggregate: GameAggregate?
+    var gameLevel: Int?
     var measure: BodyMeasureKind?
     var skinfoldProtocol: String?
     var perimeterSite: String?
 
     static let fieldNames = ["kind", "title", "target", "direction", "startsOn", "endsOn", "reviewOn", "symbolId", "categoryId",
-                             "minWords", "gameArea", "gameMode", "aggregate", "measure", "skinfoldProtocol", "perimeterSite", "version"]
+                             "minWords", "gameArea", "gameMode", "aggregate", "gameLevel", "measure", "skinfoldProtocol", "perimeterSite", "version"]
 
     /// Dates further than this from today are typing slips (2062 for 2026).
     static let yearsAround = 5
@@ -39,6 +40,7 @@ struct GoalInput: Sendable, Equatable {
         case .sentences: (1...1_000, "goal_unit_sentences_per_week")
         case .independentTaps, .adherence: (1...100, "goal_unit_percent")
         case .gameHits: (1...500, "goal_unit_hits")
+        case .gameAccuracy: (1...100, "goal_unit_percent_right")
         case .bodyMeasure:
             switch measure ?? .weight {
             case .percentFat: (3...60, "goal_unit_percent_fat")
@@ -67,15 +69,24 @@ struct GoalInput: Sendable, Equatable {
             if input.minWords == nil { form.fail("minWords", t("error_out_of_range", ["field": t["goal_field_minWords"], "min": "1", "max": "20", "unit": ""])) }
         case .independentTaps, .adherence:
             break
-        case .gameHits:
+        case .gameHits, .gameAccuracy:
             input.gameArea = EduCATArea(rawValue: form["gameArea"])?.rawValue
             if input.gameArea == nil { form.fail("gameArea", t("goal_error_choose", ["field": t["goal_field_gameArea"]])) }
             let mode = form["gameMode"]
             if mode.isEmpty { input.gameMode = nil } else if ["normal", "challenge"].contains(mode) { input.gameMode = mode } else {
                 form.fail("gameMode", t("goal_error_choose", ["field": t["goal_field_gameMode"]]))
             }
-            input.aggregate = GameAggregate(rawValue: form["aggregate"])
-            if input.aggregate == nil { form.fail("aggregate", t("goal_error_choose", ["field": t["goal_field_aggregate"]])) }
+            if kind == .gameHits {
+                input.aggregate = GameAggregate(rawValue: form["aggregate"])
+                if input.aggregate == nil { form.fail("aggregate", t("goal_error_choose", ["field": t["goal_field_aggregate"]])) }
+            } else if let area = input.gameArea.flatMap(EduCATArea.init(rawValue:)) {
+                switch levelChoice(form["gameLevel"], area: area) {
+                case .any: input.gameLevel = nil
+                case .level(let number): input.gameLevel = number
+                case .otherGame: form.fail("gameLevel", t["goal_error_level_game"])
+                case .unknown: form.fail("gameLevel", t("goal_error_choose", ["field": t["goal_field_gameLevel"]]))
+                }
+            }
         case .bodyMeasure:
             measure = BodyMeasureKind(rawValue: form["measure"])
             input.measure = measure
@@ -124,9 +135,10 @@ struct GoalInput: Sendable, Equatable {
         goal.symbolId = kind == .symbolTaps ? symbolId : nil
         goal.categoryId = kind == .categoryTaps ? categoryId : nil
         goal.minWords = kind == .sentences ? minWords : nil
-        goal.gameArea = kind == .gameHits ? gameArea : nil
-        goal.gameMode = kind == .gameHits ? gameMode : nil
+        goal.gameArea = kind == .gameHits || kind == .gameAccuracy ? gameArea : nil
+        goal.gameMode = kind == .gameHits || kind == .gameAccuracy ? gameMode : nil
         goal.aggregate = kind == .gameHits ? aggregate?.rawValue : nil
+        goal.gameLevel = kind == .gameAccuracy ? gameLevel : nil
         goal.measure = kind == .bodyMeasure ? measure?.rawValue : nil
         goal.skinfoldProtocol = kind == .bodyMeasure && measure == .percentFat ? skinfoldProtocol : nil
         goal.perimeterSite = kind == .bodyMeasure && measure == .perimeter ? perimeterSite : nil
@@ -144,10 +156,27 @@ struct GoalInput: Sendable, Equatable {
         values["gameArea"] = goal.gameArea
         values["gameMode"] = goal.gameMode
         values["aggregate"] = goal.aggregate
+        values["gameLevel"] = goal.gameLevel.flatMap { level in goal.gameArea.map { levelValue(area: $0, number: level) } }
         values["measure"] = goal.measure
         values["skinfoldProtocol"] = goal.skinfoldProtocol
         values["perimeterSite"] = goal.perimeterSite
         return FormState(values: values)
+    }
+
+    /// A level as the form's select names it, "numbers:2": the game is part of the value, so a level
+    /// picked under another game than the one chosen is caught, not taken for this game's level 2.
+    static func levelValue(area: String, number: Int) -> String { "\(area):\(number)" }
+
+    enum LevelChoice: Equatable { case any, level(Int), otherGame, unknown }
+
+    /// What the level select says for the game `area`. Pure.
+    static func levelChoice(_ value: String, area: EduCATArea) -> LevelChoice {
+        if value.isEmpty { return .any }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let chosen = EduCATArea(rawValue: String(parts[0])), let number = Int(parts[1]),
+              EduCATLevel.levels(chosen).contains(where: { $0.number == number })
+        else { return .unknown }
+        return chosen == area ? .level(number) : .otherGame
     }
 
     static func plain(_ value: Double) -> String {

@@ -18,6 +18,12 @@ enum GoalWords {
             let area = EduCATArea(rawValue: goal.gameArea ?? "").map { t["educat_area_\($0.labelKey)"] } ?? "—"
             let mode = goal.gameMode.map { t["goal_game_mode_\($0)"] } ?? t["goal_game_mode_any"]
             return t("goal_what_game_\(goal.gameAggregate.rawValue)", ["game": area, "mode": mode])
+        case .gameAccuracy:
+            let area = EduCATArea(rawValue: goal.gameArea ?? "")
+            let mode = goal.gameMode.map { t["goal_game_mode_\($0)"] } ?? t["goal_game_mode_any"]
+            let level = area.flatMap { area in goal.gameLevel.map { t["educat_level_\(EduCATLevel.of(area, number: $0).key)"] } }
+            return t("goal_what_accuracy", ["game": area.map { t["educat_area_\($0.labelKey)"] } ?? "—", "mode": mode,
+                                            "level": level ?? t["goal_level_any"]])
         case .bodyMeasure:
             switch goal.bodyMeasure {
             case .percentFat: return t("goal_what_percentFat", ["protocol": t["protocol_\(goal.skinfoldProtocol ?? "jp7")"]])
@@ -151,6 +157,11 @@ struct GoalKindsPage: PageModel {
 }
 
 struct GoalFormPage: PageModel {
+    struct LevelGroup: PageModel {
+        let label: String
+        let options: [SelectOption]
+    }
+
     let patientName: String
     let kind: String
     let kindLabel: String
@@ -164,6 +175,10 @@ struct GoalFormPage: PageModel {
     let isCategory: Bool
     let isSentences: Bool
     let isGame: Bool
+    /// A game goal counted in hits (best or average): the aggregate is asked.
+    let isHits: Bool
+    /// A game goal counted in answers right: the level is asked.
+    let isAccuracy: Bool
     let isBody: Bool
     let unit: String
     let symbols: [SelectOption]
@@ -171,6 +186,9 @@ struct GoalFormPage: PageModel {
     let games: [SelectOption]
     let modes: [SelectOption]
     let aggregates: [SelectOption]
+    /// Each game's levels under the game's name, plus "any level".
+    let levels: [LevelGroup]
+    let anyLevel: SelectOption
     let measures: [SelectOption]
     let protocols: [SelectOption]
     let perimeters: [SelectOption]
@@ -189,7 +207,9 @@ struct GoalFormPage: PageModel {
         isSymbol = kind == .symbolTaps
         isCategory = kind == .categoryTaps
         isSentences = kind == .sentences
-        isGame = kind == .gameHits
+        isGame = kind == .gameHits || kind == .gameAccuracy
+        isHits = kind == .gameHits
+        isAccuracy = kind == .gameAccuracy
         isBody = kind == .bodyMeasure
         unit = t[GoalInput.targetRange(kind, measure: BodyMeasureKind(rawValue: form["measure"])).unitKey]
         func choices(_ values: [(String, String)], _ field: String, blank: String? = nil) -> [SelectOption] {
@@ -202,6 +222,12 @@ struct GoalFormPage: PageModel {
         modes = choices([("normal", t["goal_game_mode_normal"]), ("challenge", t["goal_game_mode_challenge"])], "gameMode",
                         blank: t["goal_game_mode_any"])
         aggregates = choices(GameAggregate.allCases.map { ($0.rawValue, t["goal_aggregate_\($0.rawValue)"]) }, "aggregate")
+        anyLevel = SelectOption(value: "", label: t["goal_level_any"], isSelected: form["gameLevel"].isEmpty)
+        levels = EduCATArea.allCases.map { area in
+            LevelGroup(label: t["educat_area_\(area.labelKey)"], options: choices(EduCATLevel.levels(area).map {
+                (GoalInput.levelValue(area: area.rawValue, number: $0.number), "\($0.number). \(t["educat_level_\($0.key)"])")
+            }, "gameLevel"))
+        }
         measures = choices(BodyMeasureKind.allCases.map { ($0.rawValue, t["goal_measure_\($0.rawValue)"]) }, "measure", blank: t["goal_choose"])
         protocols = choices(SkinfoldProtocol.allCases.map { ($0.rawValue, t["protocol_\($0.rawValue)"]) }, "skinfoldProtocol",
                             blank: t["goal_choose"])

@@ -36,7 +36,11 @@ enum GoalQueries {
     ///
     /// One query for the goals, then one aggregate query per kind present (never one per goal), so the
     /// worklist of 500 patients costs a handful of queries.
-    static func progress(ofPatients patientIds: [Int64], today: String, _ db: Database) throws -> [Int64: [GoalProgress]] {
+    ///
+    /// `timeZone` is the clinic's (`AppConfiguration.timeZone`), which decides where a day of sentences
+    /// and games begins; nil reads the offset the tap days are counted at (`tapDayZone`).
+    static func progress(ofPatients patientIds: [Int64], today: String, timeZone: TimeZone? = nil,
+                         _ db: Database) throws -> [Int64: [GoalProgress]] {
         guard !patientIds.isEmpty else { return [:] }
         var goals: [Goal] = []
         for chunk in patientIds.chunked(500) {
@@ -45,7 +49,7 @@ enum GoalQueries {
                 ORDER BY endsOn, id
                 """, arguments: StatementArguments(chunk))
         }
-        let measured = try measure(goals, today: today, db)
+        let measured = try measure(goals, today: today, timeZone: timeZone, db)
         var result: [Int64: [GoalProgress]] = [:]
         for goal in goals {
             result[goal.patientId, default: []].append(measured[goal.id!] ?? progress(of: goal, measured: nil, baseline: nil, today: today))
@@ -53,18 +57,35 @@ enum GoalQueries {
         return result
     }
 
-    /// The progress of each goal (open or closed), keyed by goal id.
-    static func measure(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: GoalProgress] {
+    /// How many goals are behind, by patient, among the patients `actor` may see; patients with none are
+    /// absent. Only open goals whose period runs today are measured: before its first day a goal is not
+    /// started, after its last it is met or missed, never behind.
+    static func behindCounts(visibleTo actor: Actor, today: String, timeZone: TimeZone, _ db: Database) throws -> [Int64: Int] {
+        let visible = PatientScope.condition(on: "patientId", visibleTo: actor)
+        let goals = try Goal.fetchAll(db, SQLRequest(sql: """
+            SELECT * FROM goal WHERE closedAt IS NULL AND startsOn <= ? AND endsOn >= ? AND \(visible.sql)
+            """, arguments: [today, today] + visible.arguments, cached: true))
+        var counts: [Int64: Int] = [:]
+        for progress in try measure(goals, today: today, timeZone: timeZone, db).values where progress.status == .behind {
+            counts[progress.patientId, default: 0] += 1
+        }
+        return counts
+    }
+
+    /// The progress of each goal (open or closed), keyed by goal id; `timeZone` as in `progress(ofPatients:)`.
+    static func measure(_ goals: [Goal], today: String, timeZone: TimeZone? = nil, _ db: Database) throws -> [Int64: GoalProgress] {
         guard !goals.isEmpty else { return [:] }
-        let offset = try Int.fetchOne(db, sql: "SELECT offsetSeconds FROM tapDayZone") ?? 0
+        let zone = try timeZone ?? TimeZone(secondsFromGMT: Int.fetchOne(db, sql: "SELECT offsetSeconds FROM tapDayZone") ?? 0) ?? TimeZone(identifier: "UTC")!
         var values: [Int64: (measured: Double?, baseline: Double?)] = [:]
         let byKind = Dictionary(grouping: goals, by: \.goalKind)
         for (kind, goals) in byKind {
             switch kind {
             case .symbolTaps, .categoryTaps, .sentences, .independentTaps:
-                try weekly(kind, goals, today: today, offset: offset, db).forEach { values[$0.key] = ($0.value, nil) }
+                try weekly(kind, goals, today: today, zone: zone, db).forEach { values[$0.key] = ($0.value, nil) }
             case .gameHits:
-                try games(goals, today: today, offset: offset, db).forEach { values[$0.key] = ($0.value, nil) }
+                try games(goals, today: today, zone: zone, db).forEach { values[$0.key] = ($0.value, nil) }
+            case .gameAccuracy:
+                try accuracy(goals, today: today, zone: zone, db).forEach { values[$0.key] = ($0.value, nil) }
             case .adherence:
                 try adherence(goals, today: today, db).forEach { values[$0.key] = ($0.value, nil) }
             case .bodyMeasure:
@@ -99,37 +120,37 @@ enum GoalQueries {
         let until: Date
     }
 
-    private static func windows(_ goals: [Goal], today: String, offset: Int, weekly: Bool) -> [Window] {
+    private static func windows(_ goals: [Goal], today: String, zone: TimeZone, weekly: Bool) -> [Window] {
         goals.compactMap { goal in
             guard let days = weekly ? GoalRules.weekWindow(goal.period, today: today) : GoalRules.periodWindow(goal.period, today: today)
             else { return nil }
-            let instants = GoalRules.instants(of: days, offsetSeconds: offset)
+            let instants = GoalRules.instants(of: days, timeZone: zone)
             return Window(goal: goal, days: days, from: instants.from, until: instants.until)
         }
     }
 
-    /// Runs `select` (which reads the CTE `w(goalId, patientId, param, mode, fromDay, toDay, fromAt, untilAt)`)
+    /// Runs `select` (which reads the CTE `w(goalId, patientId, param, mode, level, fromDay, toDay, fromAt, untilAt)`)
     /// over `windows` in chunks, returning its rows.
     private static func rows(_ windows: [Window], param: (Goal) -> DatabaseValueConvertible?, mode: (Goal) -> String? = { _ in nil },
-                             _ select: String, _ db: Database) throws -> [Row] {
+                             level: (Goal) -> Int? = { _ in nil }, _ select: String, _ db: Database) throws -> [Row] {
         var rows: [Row] = []
         for chunk in windows.chunked(500) {
             var arguments = StatementArguments()
             for window in chunk {
                 _ = arguments.append(contentsOf: [window.goal.id, window.goal.patientId, param(window.goal), mode(window.goal),
-                                                  window.days.lowerBound, window.days.upperBound, window.from, window.until])
+                                                  level(window.goal), window.days.lowerBound, window.days.upperBound, window.from, window.until])
             }
-            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
             rows += try Row.fetchAll(db, sql: """
-                WITH w(goalId, patientId, param, mode, fromDay, toDay, fromAt, untilAt) AS (VALUES \(values))
+                WITH w(goalId, patientId, param, mode, level, fromDay, toDay, fromAt, untilAt) AS (VALUES \(values))
                 \(select)
                 """, arguments: arguments)
         }
         return rows
     }
 
-    private static func weekly(_ kind: GoalKind, _ goals: [Goal], today: String, offset: Int, _ db: Database) throws -> [Int64: Double?] {
-        let windows = windows(goals, today: today, offset: offset, weekly: true)
+    private static func weekly(_ kind: GoalKind, _ goals: [Goal], today: String, zone: TimeZone, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, zone: zone, weekly: true)
         let days = Dictionary(uniqueKeysWithValues: windows.map { ($0.goal.id!, GoalRules.days(from: $0.days.lowerBound, to: $0.days.upperBound)) })
         let select: String
         let param: (Goal) -> DatabaseValueConvertible?
@@ -175,8 +196,8 @@ enum GoalQueries {
         return result
     }
 
-    private static func games(_ goals: [Goal], today: String, offset: Int, _ db: Database) throws -> [Int64: Double?] {
-        let windows = windows(goals, today: today, offset: offset, weekly: false)
+    private static func games(_ goals: [Goal], today: String, zone: TimeZone, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, zone: zone, weekly: false)
         let aggregates = Dictionary(uniqueKeysWithValues: goals.map { ($0.id!, $0.gameAggregate) })
         var result: [Int64: Double?] = [:]
         for row in try rows(windows, param: { $0.gameArea }, mode: { $0.gameMode }, """
@@ -192,8 +213,24 @@ enum GoalQueries {
         return result
     }
 
+    /// The share of answers right (`educatAnswer`, one row per answer) in the goal's game, mode and level
+    /// over the period so far; nil when nothing was answered (`GoalRules.shareRight`).
+    private static func accuracy(_ goals: [Goal], today: String, zone: TimeZone, _ db: Database) throws -> [Int64: Double?] {
+        let windows = windows(goals, today: today, zone: zone, weekly: false)
+        var result: [Int64: Double?] = [:]
+        for row in try rows(windows, param: { $0.gameArea }, mode: { $0.gameMode }, level: { $0.gameLevel }, """
+            SELECT w.goalId, coalesce(sum(a.correct), 0), count(a.id) FROM w
+            LEFT JOIN educatAnswer a ON a.patientId = w.patientId AND a.area = w.param AND (w.mode IS NULL OR a.mode = w.mode)
+                 AND (w.level IS NULL OR a.level = w.level) AND a.answeredAt >= w.fromAt AND a.answeredAt < w.untilAt
+            GROUP BY w.goalId
+            """, db) {
+            result[row[0]] = GoalRules.shareRight(right: row[1], answered: row[2])
+        }
+        return result
+    }
+
     private static func adherence(_ goals: [Goal], today: String, _ db: Database) throws -> [Int64: Double?] {
-        let windows = windows(goals, today: today, offset: 0, weekly: false)
+        let windows = windows(goals, today: today, zone: TimeZone(identifier: "UTC")!, weekly: false)  // meals carry their day: no instants
         var result: [Int64: Double?] = [:]
         for row in try rows(windows, param: { _ in nil }, """
             SELECT w.goalId, coalesce(sum(m.status = 'fulfilled'), 0), count(m.id) FROM w

@@ -18,13 +18,13 @@ extension GoalQueries {
     }
 
     /// A patient's goals with their progress on `today`, open and closed.
-    static func list(patientId: Int64, visibleTo actor: Actor, today: String, _ db: Database) throws -> List {
+    static func list(patientId: Int64, visibleTo actor: Actor, today: String, timeZone: TimeZone, _ db: Database) throws -> List {
         let person = try PeopleQueries.person(patientId, visibleTo: actor, db)
         let goals = try Goal.fetchAll(db, sql: """
             SELECT * FROM goal WHERE patientId = ?
             ORDER BY closedAt IS NOT NULL, CASE WHEN closedAt IS NULL THEN endsOn END, closedAt DESC, id
             """, arguments: [person.patient.userId])
-        return List(person: person, goals: goals, progress: try measure(goals, today: today, db), names: try names(goals, db))
+        return List(person: person, goals: goals, progress: try measure(goals, today: today, timeZone: timeZone, db), names: try names(goals, db))
     }
 
     struct Detail: Sendable {
@@ -38,7 +38,8 @@ extension GoalQueries {
     }
 
     /// One goal of a patient the actor may see; a goal of another patient is not found.
-    static func detail(goalId: Int64, patientId: Int64, visibleTo actor: Actor, today: String, _ db: Database) throws -> Detail {
+    static func detail(goalId: Int64, patientId: Int64, visibleTo actor: Actor, today: String, timeZone: TimeZone,
+                       _ db: Database) throws -> Detail {
         let person = try PeopleQueries.person(patientId, visibleTo: actor, db)
         guard let goal = try Goal.filter(key: goalId).filter(Goal.Columns.patientId == person.patient.userId).fetchOne(db) else {
             throw AppError.notFound
@@ -46,7 +47,7 @@ extension GoalQueries {
         let events = try GoalEvent.filter(Column("goalId") == goalId).order(Column("at").desc, Column("id").desc).fetchAll(db)
         var notes = GoalNote.filter(Column("goalId") == goalId)
         if actor.role != .clinician { notes = notes.filter(Column("isPrivate") == false) }
-        let progress = try measure([goal], today: today, db)[goalId]!
+        let progress = try measure([goal], today: today, timeZone: timeZone, db)[goalId]!
         return Detail(person: person, goal: goal, progress: progress, names: try names([goal], db), events: events,
                       notes: try notes.order(Column("createdAt").desc, Column("id").desc).fetchAll(db))
     }

@@ -34,7 +34,8 @@ enum GoalRoutes {
 
     @Sendable static func list(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let list = try GoalQueries.list(patientId: patientId, visibleTo: actor, today: today(context), db)
+        let list = try GoalQueries.list(patientId: patientId, visibleTo: actor, today: today(context),
+                                        timeZone: context.configuration.timeZone, db)
         return .page("goals/list", title: "goal_list_title", GoalListPage(list, actor: actor, context: context))
     }
 
@@ -115,7 +116,8 @@ enum GoalRoutes {
     static func goalPage(_ context: RequestContext, patientId: Int64, goalId: Int64, form: FormState, status: Status = .ok,
                          _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let detail = try GoalQueries.detail(goalId: goalId, patientId: patientId, visibleTo: actor, today: today(context), db)
+        let detail = try GoalQueries.detail(goalId: goalId, patientId: patientId, visibleTo: actor, today: today(context),
+                                            timeZone: context.configuration.timeZone, db)
         return .page("goals/show", title: "goal_title", GoalPage(detail, actor: actor, form: form, context: context), status: status)
     }
 
@@ -156,7 +158,7 @@ enum GoalRoutes {
         let actor = try context.requireActor()
         let goals = try Goal.filter(Goal.Columns.patientId == actor.userId && Goal.Columns.closedAt == nil)
             .order(Column("endsOn"), Column("id")).fetchAll(db)
-        let progress = try GoalQueries.measure(goals, today: today(context), db)
+        let progress = try GoalQueries.measure(goals, today: today(context), timeZone: context.configuration.timeZone, db)
         return .page("goals/mine", title: "goal_mine_title", MyGoalsPage(goals: goals, progress: progress, context: context))
     }
 }

@@ -57,13 +57,34 @@ enum GoalRules {
         return period.startsOn...min(today, period.endsOn)
     }
 
-    /// The instants that bound clinic days `days` (first day's midnight, and the midnight after the last
-    /// day), for a clinic `offsetSeconds` east of UTC: a tap at 23:30 in São Paulo belongs to that day,
-    /// though it is stored on the next day in UTC.
-    static func instants(of days: ClosedRange<String>, offsetSeconds: Int) -> (from: Date, until: Date) {
-        let first = Double(ISODate.dayNumber(days.lowerBound) ?? 0) * 86_400 - Double(offsetSeconds)
-        let last = Double((ISODate.dayNumber(days.upperBound) ?? 0) + 1) * 86_400 - Double(offsetSeconds)
-        return (Date(timeIntervalSince1970: first), Date(timeIntervalSince1970: last))
+    /// The instants that bound clinic days `days`: the first instant of the first day, and the first
+    /// instant of the day after the last, in the clinic's time zone. A day is what the rest of the app
+    /// calls a day (`ISODate.dayNumber(of:timeZone:)`, which decides "today" and every form's date): a
+    /// tap at 23:30 in São Paulo belongs to that day, though it is stored on the next day in UTC, and a
+    /// day of a summer-time change is 23 or 25 hours long.
+    static func instants(of days: ClosedRange<String>, timeZone: TimeZone) -> (from: Date, until: Date) {
+        (start(ofDay: ISODate.dayNumber(days.lowerBound) ?? 0, timeZone: timeZone),
+         start(ofDay: (ISODate.dayNumber(days.upperBound) ?? 0) + 1, timeZone: timeZone))
+    }
+
+    /// The first instant that `ISODate.dayNumber(of:timeZone:)` places on day `day` (or later: a day
+    /// whose midnight a clock change skips starts when the clock jumps).
+    static func start(ofDay day: Int, timeZone: TimeZone) -> Date {
+        let midnightUTC = Double(day) * 86_400
+        // The offset may differ on either side of the local midnight: try both, keep the earliest that is on the day.
+        let before = midnightUTC - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: midnightUTC)))
+        let after = midnightUTC - Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: before)))
+        let onTheDay = [before, after].sorted().filter { ISODate.dayNumber(of: Date(timeIntervalSince1970: $0), timeZone: timeZone) >= day }
+        if let first = onTheDay.first, ISODate.dayNumber(of: Date(timeIntervalSince1970: first - 1), timeZone: timeZone) < day {
+            return Date(timeIntervalSince1970: first)
+        }
+        // A clock change right at midnight: find the jump by halving the hour around it.
+        var (low, high) = (min(before, after) - 3_600, max(before, after) + 3_600)
+        while high - low > 1 {
+            let middle = ((low + high) / 2).rounded(.down)
+            if ISODate.dayNumber(of: Date(timeIntervalSince1970: middle), timeZone: timeZone) >= day { high = middle } else { low = middle }
+        }
+        return Date(timeIntervalSince1970: high)
     }
 
     // MARK: - Measures
@@ -77,6 +98,12 @@ enum GoalRules {
     /// `part` of `whole` in %, or nil when there is nothing to divide.
     static func percent(_ part: Int, of whole: Int) -> Double? {
         whole > 0 ? Double(part) * 100 / Double(whole) : nil
+    }
+
+    /// An accuracy goal's figure: the answers right of those given, in %; nil when none was given (no
+    /// answer is not 0 % right).
+    static func shareRight(right: Int, answered: Int) -> Double? {
+        percent(min(max(right, 0), answered), of: answered)
     }
 
     /// A game goal's figure: the best or the average hits of the games played.

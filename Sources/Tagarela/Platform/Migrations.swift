@@ -27,6 +27,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 nutrition eaten estimate", migrate: NutritionSchema.v3EatenEstimate)
         migrator.registerMigration("2026-11 goals: symbols by category", migrate: GoalSchema.v2SymbolsByCategory)
         migrator.registerMigration("2026-11 wordforms: imported cells keep their colours", migrate: CellColours.v1)
+        migrator.registerMigration("2026-11 goals: % of eduCAT answers right", migrate: GoalSchema.v2Accuracy)
         return migrator
     }
 }

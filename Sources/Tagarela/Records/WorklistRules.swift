@@ -74,6 +74,55 @@ enum WorklistRules {
         return reasons
     }
 
+    /// The total weight of `reasons(_:today:scope:)` as an SQL expression, so that the database orders and
+    /// cuts the worklist of thousands of patients. It reads the columns `goalsBehind`, `hasBoards`,
+    /// `lastBoardUse`, `overdueMeals`, `fulfilled` and `answered` (meals of the period), `lastEvaluation`,
+    /// `newTutorNotes` and `today` (ISO dates); `WorklistRulesTests` holds it equal to the Swift rules.
+    static func weightSQL(scope: Scope) -> String {
+        let speech = scope.speech ? 1 : 0, nutrition = scope.nutrition ? 1 : 0
+        let days = "CAST(julianday(today) - julianday(lastEvaluation) AS INTEGER)"
+        return """
+            ((goalsBehind > 0) * \(Reason.goalsBehind(1).weight)
+             + (\(speech) AND hasBoards AND (lastBoardUse IS NULL
+                OR CAST(julianday(today) - julianday(lastBoardUse) AS INTEGER) >= \(idleDays))) * \(Reason.noBoardUse(days: nil).weight)
+             + (\(nutrition) AND overdueMeals > 0) * \(Reason.overdueMeals(1).weight)
+             + (\(nutrition) AND answered > 0 AND fulfilled * 1.0 / answered < \(lowAdherence)) * \(Reason.lowAdherence(0).weight)
+             + CASE WHEN \(nutrition) AND lastEvaluation IS NOT NULL THEN
+                    CASE WHEN \(days) > \(reevaluationDays) THEN \(Reason.reevaluation(overdue: true, dueOn: "").weight)
+                         WHEN \(days) >= \(reevaluationDays - Reevaluation.dueWindowDays)
+                         THEN \(Reason.reevaluation(overdue: false, dueOn: "").weight) ELSE 0 END
+               ELSE 0 END
+             + (\(speech) AND newTutorNotes > 0) * \(Reason.newTutorNotes(1).weight))
+            """
+    }
+
+    /// A name folded once so that comparing keys (`<`) orders names as `localizedCaseInsensitiveCompare`
+    /// does: case and accents set aside, letters that are not an accented Latin letter spelled as one
+    /// (ø as o, æ as ae…), and punctuation outside ASCII before letters, as ICU puts it. `precedes` breaks
+    /// ties with the comparison itself. `WorklistRulesTests` holds both orders equal on awkward names.
+    static func nameKey(_ name: String) -> String {
+        var key = String.UnicodeScalarView()
+        for scalar in name.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).unicodeScalars {
+            switch scalar {
+            case "ø": key.append("o")
+            case "æ": key.append(contentsOf: "ae".unicodeScalars)
+            case "œ": key.append(contentsOf: "oe".unicodeScalars)
+            case "ß": key.append(contentsOf: "ss".unicodeScalars)
+            case "ł": key.append("l")
+            case "đ": key.append("d")
+            case "þ": key.append(contentsOf: "th".unicodeScalars)
+            default:
+                key.append(scalar.isASCII || scalar.properties.isAlphabetic || scalar.properties.numericType != nil ? scalar : " ")
+            }
+        }
+        return String(key)
+    }
+
+    /// Whether the name of `a` comes before that of `b` (each with its `nameKey`).
+    static func precedes(_ a: (key: String, name: String), _ b: (key: String, name: String)) -> Bool {
+        a.key != b.key ? a.key < b.key : a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
+    }
+
     /// Patients with reasons first, the heaviest first, then by name; then everyone else by name.
     static func order<Item>(_ items: [(item: Item, name: String, reasons: [Reason])]) -> [(item: Item, name: String, reasons: [Reason])] {
         items.sorted { left, right in
