@@ -5,6 +5,7 @@ import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
 import { setUpAnswers } from "./answers.js";
 import { setUpLevels } from "./levels.js";
+import { setUpAccess } from "./play.js";
 
 const root = document.getElementById("educat");
 
@@ -16,7 +17,9 @@ if (root) {
   switch (root.dataset.page) {
     case "lesson": setUpLesson(root); setUpLevels(root); break;
     case "game": setUpCaseToggle(root); setUpAnswers(root); setUpLevels(root); setUpGame(root); break;
-    case "information": say(root.querySelector(".educat-read")?.dataset.clip); break;
-    default: break;
+    case "information": say(root.querySelector(".educat-read")?.dataset.clip); setUpAccess(root); break;
+    // The menus (game choice, lesson or game, records) scan like the games: a child on switches
+    // starts, chooses and replays a game without a mouse.
+    default: setUpAccess(root); break;
   }
 }
