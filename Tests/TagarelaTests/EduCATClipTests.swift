@@ -18,6 +18,23 @@ import Testing
     static let notASound = (field: "audio", filename: "veu.mp3", contentType: "audio/mpeg",
                             content: Array("this is a shopping list, not a sound\n".utf8))
 
+    /// A clips folder of this test's own: the shared generated clips linked in (nothing is synthesised
+    /// again), other tests' recordings left out, so the recordings in it are this test's alone.
+    static func ownAudioFolder() throws -> String {
+        let shared = TestApp.repositoryRoot + "/.build/test-data/audio"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tagarela-clips-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: shared)) ?? [] where !name.hasPrefix("rec-") && !name.hasPrefix(".") {
+            try? FileManager.default.createSymbolicLink(atPath: folder + "/" + name, withDestinationPath: shared + "/" + name)
+        }
+        return folder
+    }
+
+    func makeApp() async throws -> TestApp {
+        let folder = try Self.ownAudioFolder()
+        return try await TestApp(configure: { $0.audioDirectory = folder })
+    }
+
     func recordings(_ test: TestApp) -> Set<String> {
         Set(((try? FileManager.default.contentsOfDirectory(atPath: test.app.speech.directory)) ?? []).filter { $0.hasPrefix("rec-") })
     }
@@ -33,7 +50,7 @@ import Testing
     }
 
     @Test func aRecordedVoiceIsUploadedWithTheWordPlaysInTheGamesAndCanBeReplacedOrGivenUp() async throws {
-        let test = try await TestApp()
+        let test = try await makeApp()
         let carlaId = try test.id(of: "Carla Costa")
         let ana = try test.browser(loggedInAs: "ana")
         let form = try ana.get("/patients/\(carlaId)/educat/settings").text
@@ -83,7 +100,7 @@ import Testing
     }
 
     @Test func aFileThatIsNotASoundIsRefusedInTheClinicianLanguageKeepingWhatWasTyped() async throws {
-        let test = try await TestApp()
+        let test = try await makeApp()
         let carlaId = try test.id(of: "Carla Costa")
         let ana = try test.browser(loggedInAs: "ana")
         _ = try ana.get("/patients/\(carlaId)/educat/settings")
@@ -114,31 +131,71 @@ import Testing
     }
 
     @Test func onlyThePatientsSpeechTherapistChangesAVoiceAndARefusalLeavesNoFile() async throws {
-        let test = try await TestApp()
+        let test = try await makeApp()
         let carlaId = try test.id(of: "Carla Costa"), elisaId = try test.id(of: "Elisa Martins")
         let ana = try test.browser(loggedInAs: "ana")
         _ = try ana.get("/patients/\(carlaId)/educat/settings")
         #expect(try ana.postMultipart("/patients/\(carlaId)/educat/items", fields: Self.word, files: []).status == 303)
         let id = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM educatItem WHERE text = 'gronxador'")! }
-        let before = try test.snapshot()
-
         let bruno = try test.browser(loggedInAs: "bruno")
         _ = try bruno.get("/tutor")
+        let nadia = try test.browser(loggedInAs: "nadia")
+        _ = try nadia.get("/clinician")
+        func items() throws -> String { try test.read { try Row.fetchAll($0, sql: "SELECT * FROM educatItem").map(\.description).joined() } }
+        let before = try test.snapshot(), itemsBefore = try items()
+
         #expect(try bruno.postMultipart("/patients/\(carlaId)/educat/items/\(id)/clip", fields: [], files: [Self.wav()]).status == 403,
                 "a tutor")
         #expect(try bruno.postMultipart("/patients/\(carlaId)/educat/items", fields: Self.word, files: [Self.wav()]).status == 403)
-        let nadia = try test.browser(loggedInAs: "nadia")
-        _ = try nadia.get("/clinician")
         #expect(try nadia.postMultipart("/patients/\(carlaId)/educat/items/\(id)/clip", fields: [], files: [Self.wav()]).status == 403,
                 "a clinician without speech therapy")
         // Another clinician's patient, or Carla's word addressed through her: records Ana may not know of.
         #expect(try ana.postMultipart("/patients/\(elisaId)/educat/items/\(id)/clip", fields: [], files: [Self.wav()]).status == 404)
         #expect(try ana.postMultipart("/patients/\(elisaId)/educat/items", fields: Self.word, files: [Self.wav()]).status == 404)
         #expect(try ana.postMultipart("/patients/\(carlaId)/educat/items/999999/clip", fields: [], files: [Self.wav()]).status == 404)
-        #expect(try test.snapshot() == before, "nothing changed")
+        #expect(try test.snapshot() == before && items() == itemsBefore, "nothing changed")
         #expect(recordings(test).isEmpty, "the recordings made for refused requests were deleted")
         #expect(try ana.postMultipart("/patients/\(carlaId)/educat/items/\(id)/clip", fields: [], files: [Self.wav()]).status == 303,
                 "the same request from the right person works")
         #expect(recordings(test).count == 1)
+    }
+}
+
+/// A record is celebrated the moment it is beaten (game.js); a challenge left half-way keeps the record
+/// only when the child was told of it (`announced=1`), never otherwise.
+@Suite struct EduCATAnnouncedRecordTests {
+    static func halfWay(hits: Int, key: String, announced: Bool) -> [(String, String)] {
+        [("area", "vowels"), ("mode", "challenge"), ("hits", "\(hits)"), ("errors", "1"), ("duration", "60"),
+         ("lives", "3"), ("livesLeft", "2"), ("seconds", "9"), ("key", key), ("level", "1")] + (announced ? [("announced", "1")] : [])
+    }
+
+    @Test func theRuleKeepsOnlyARecordTheChildWasShown() {
+        func parsed(_ fields: [(String, String)]) -> EduCATResult? {
+            guard case .success(let result) = EduCATResult.parse(Dictionary(fields, uniquingKeysWith: { a, _ in a })) else { return nil }
+            return result
+        }
+        let told = parsed(Self.halfWay(hits: 4, key: "k", announced: true)), untold = parsed(Self.halfWay(hits: 4, key: "k", announced: false))
+        #expect(told?.recordAnnounced == true && untold?.recordAnnounced == false)
+        #expect(told.map(EduCATPlausibility.maySetRecord) == true)
+        #expect(untold.map(EduCATPlausibility.maySetRecord) == false)
+        let normal = parsed([("area", "vowels"), ("mode", "normal"), ("hits", "4"), ("errors", "0"), ("duration", "60"), ("announced", "1")])
+        #expect(normal.map(EduCATPlausibility.maySetRecord) == false, "a normal game has no record")
+    }
+
+    @Test func aChallengeLeftHalfWayKeepsTheRecordItCelebratedAndNoOther() async throws {
+        let test = try await TestApp()
+        let carla = try test.browser(loggedInAs: "bruno")
+        _ = try carla.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode")
+        let untold = try carla.post("/educat/results", Self.halfWay(hits: 5, key: "game-key-untold", announced: false))
+        #expect(untold.text == #"{"newRecord":"false","record":"0"}"#, "an old page that never celebrated: no record")
+        let told = try carla.post("/educat/results", Self.halfWay(hits: 4, key: "game-key-told", announced: true))
+        #expect(told.text == #"{"newRecord":"true","record":"4"}"#)
+        #expect(try carla.post("/educat/results", Self.halfWay(hits: 4, key: "game-key-told", announced: true)).text
+                == #"{"newRecord":"false","record":"4"}"#, "sent twice (fetch, then the beacon): once")
+        #expect(try carla.post("/educat/results", Self.halfWay(hits: 3, key: "game-key-less", announced: true)).text
+                == #"{"newRecord":"false","record":"4"}"#, "only strictly more beats it")
+        #expect(try carla.post("/educat/results", Self.halfWay(hits: 500, key: "game-key-lie", announced: true)).status == 422,
+                "the flag does not make an impossible game believable")
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatRecord WHERE area = 'vowels'") } == 4)
     }
 }
