@@ -1,6 +1,6 @@
 // eduCAT pages: the bar (help clip, music), then whatever the page is (menu, lesson, game).
 import { runDue } from "./clock.js";
-import { say, played, setUpMusic } from "./sound.js";
+import { say, played, heard, setUpMusic } from "./sound.js";
 import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
 import { setUpAnswers } from "./answers.js";
@@ -10,7 +10,7 @@ import { setUpAccess } from "./play.js";
 const root = document.getElementById("educat");
 
 if (root) {
-  window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, { played, tick: runDue });
+  window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, { played, heard, tick: runDue });
   root.querySelectorAll(".educat-help, .educat-read").forEach((button) =>
     button.addEventListener("click", () => say(button.dataset.clip)));
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));

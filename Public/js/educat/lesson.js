@@ -17,7 +17,7 @@ export function setUpCaseToggle(root) {
 
 const smallestKey = 64; // px: every target on a child's page
 const largestKey = 220;
-const keyGap = 8; // as .educat-lesson .educat-grid's gap
+const keyGap = 6; // as .educat-lesson .educat-grid's gap
 
 /**
  * The columns and key size that show `count` keys as large as a `width` × `height` box allows; when even
