@@ -17,7 +17,7 @@ export function setUpCaseToggle(root) {
 
 const smallestKey = 64; // px: every target on a child's page
 const largestKey = 220;
-const keyGap = 6; // as .educat-lesson .educat-grid's gap
+const keyGap = 5; // as .educat-lesson .educat-grid's gap
 
 /**
  * The columns and key size that show `count` keys as large as a `width` × `height` box allows; when even
@@ -43,7 +43,8 @@ function fitKeys(grid) {
     const width = grid.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
     const height = grid.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
     if (width <= 0 || height <= 0) return;
-    const { columns, size } = keyLayout(grid.children.length, width, height);
+    // A pixel to spare each way: keys that fill the box to the last fraction would make it scroll.
+    const { columns, size } = keyLayout(grid.children.length, width - 1, height - 1);
     grid.style.setProperty("--educat-cols", String(columns));
     grid.style.setProperty("--educat-key", `${size}px`);
   };
