@@ -16,7 +16,8 @@ if (player) {
   const quietBox = player.querySelector(".strip-quiet");
   const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
   const latencies = (window.tagarelaLatencies = []);
-  const strip = []; // the sentence: {symbol, label, audio}
+  const strip = []; // the sentence: {symbol, label, audio, own, w} (own: the symbol's own clip; w: its grammar)
+  const grammars = new WeakMap(); // cell → its data-word, parsed
   const clips = new Map(); // audio url → preloaded Audio
   const tapStarts = new Map(); // Audio → performance.now() of the tap waiting for its "playing"
   const pressTimers = new WeakMap();
@@ -43,6 +44,8 @@ if (player) {
     if (!url || clips.has(url)) return;
     const clip = new Audio(url);
     clip.preload = "auto";
+    // A form's clip not made yet (or gone): the symbol's own clip is said instead.
+    clip.addEventListener("error", () => (clip.failed = true));
     clip.addEventListener("playing", () => {
       const t0 = tapStarts.get(clip);
       if (t0 === undefined) return;
@@ -64,7 +67,7 @@ if (player) {
   function speak() {
     if (strip.length > 0) queue.add({ symbols: strip.map((word) => word.symbol).join(","), plan, board });
     const run = ++speakRun;
-    const words = strip.map((word) => clips.get(word.audio)).filter(Boolean);
+    const words = strip.map(clipOf).filter(Boolean);
     const next = () => {
       if (run !== speakRun || words.length === 0) return;
       const clip = words.shift();
@@ -89,21 +92,78 @@ if (player) {
     if (clip && clip === current && clip.paused) play(clip).catch(() => {});
   }
 
+  // A word's clip: its agreeing form's, else (not made, or unplayable) the symbol's own.
+  function clipOf(word) {
+    const clip = word.audio && clips.get(word.audio);
+    if (clip && !clip.failed) return clip;
+    return word.own ? clips.get(word.own) : clip;
+  }
+
+  // --- Agreement ---------------------------------------------------------------------------
+  // The rules of `Agreement.sentence` (AAC/WordForms.swift), which also logs the strip's text: the
+  // subject is the first pronoun or noun before the first verb (none: the child, 1st singular); a verb
+  // agrees with it, or is an infinitive right after a verb; an adjective agrees with the nearest noun
+  // before it, else the subject, else it is masculine singular.
+
+  function grammarOf(cell) {
+    if (!grammars.has(cell)) {
+      let word = null;
+      safely(() => (word = cell.dataset.word ? JSON.parse(cell.dataset.word) : null));
+      grammars.set(cell, word);
+    }
+    return grammars.get(cell);
+  }
+
+  function formKey(before, word) {
+    if (!word || (word.c !== "verb" && word.c !== "adjective")) return null;
+    let subject = null, noun = null, seenVerb = false;
+    for (const { w } of before) {
+      if (!w) continue;
+      if (!seenVerb && !subject && (w.c === "pronoun" || w.c === "noun")) subject = w;
+      if (w.c === "verb") seenVerb = true;
+      if (w.c === "noun") noun = w;
+    }
+    if (word.c === "verb") {
+      if (before.at(-1)?.w?.c === "verb") return "inf";
+      return subject ? `${subject.p || 3}${subject.n || "s"}` : "1s";
+    }
+    const agreeing = noun || subject;
+    return `${agreeing?.g || "m"}${agreeing?.n || "s"}`;
+  }
+
+  // The cell's word as it is said after the strip's words: [label, clip URL] of its form, or its own.
+  function agreeing(cell) {
+    const { label = "", audio } = cell.dataset;
+    const word = grammarOf(cell);
+    const form = word?.f?.[formKey(strip, word)];
+    return form ? { label: form[0], audio: form[1] } : { label, audio };
+  }
+
+  // What the next tap of each cell will say, loaded before the finger gets there.
+  function preloadNextForms() {
+    for (const cell of player.querySelectorAll(".cell[data-word]")) safely(() => preload(agreeing(cell).audio));
+  }
+
   // --- Taps and the strip ------------------------------------------------------------------
 
   function tap(cell) {
-    const { symbol, label = "", audio, image } = cell.dataset;
+    const { symbol, audio: own, image } = cell.dataset;
     const t0 = performance.now();
-    const clip = audio && clips.get(audio);
+    const { label, audio } = agreeing(cell);
+    if (audio) preload(audio);
+    const clip = clipOf({ audio, own });
     if (clip && !quietBox?.checked) {
       speakRun++;
       tapStarts.set(clip, t0);
       play(clip).catch((error) => {
         if (error.name === "NotAllowedError") blocked = clip;
+        else if (clip !== clips.get(own) && clips.get(own)) play(clips.get(own)).catch(() => {});
       });
     }
+    const word = grammarOf(cell);
     safely(() => press(cell));
-    safely(() => addWord({ symbol, label, audio, image, lang: cell.dataset.lang }));
+    safely(() => addWord({ symbol, label, audio, own, image, lang: cell.dataset.lang,
+                           w: word ? { c: word.c, p: word.p, n: word.n, g: word.g } : undefined }));
     safely(() => queue.add({ symbol, plan, board }));
   }
 
@@ -119,6 +179,7 @@ if (player) {
     strip.push(word);
     showWord(word);
     keepStrip();
+    preloadNextForms();
   }
 
   function showWord(word) {
@@ -153,7 +214,9 @@ if (player) {
       strip.push(word);
       showWord(word);
       preload(word.audio);
+      preload(word.own);
     }
+    preloadNextForms();
   }
 
   // Back and Home come with the page; a board kept offline was kept without them, so they are made here
@@ -203,6 +266,7 @@ if (player) {
     strip.pop();
     stripWords.lastElementChild?.remove();
     keepStrip();
+    preloadNextForms();
   });
   player.querySelector(".strip-clear")?.addEventListener("click", () => {
     speakRun++;
@@ -210,6 +274,7 @@ if (player) {
     strip.length = 0;
     stripWords.replaceChildren();
     keepStrip();
+    preloadNextForms();
   });
 
   if (quietBox) {

@@ -276,14 +276,14 @@ import Testing
         }
         let stored = try test.read { try Row.fetchAll($0, sql: "SELECT text, wordCount FROM sentence WHERE key = 'test-sentence-0001'") }
         #expect(stored.count == 1)
-        #expect(stored.first?["text"] == "eu comer beber")
+        #expect(stored.first?["text"] == "eu como beber", "logged as said: the verb agrees, the verb after it is an infinitive")
         #expect(stored.first?["wordCount"] == 3)
         let daviOnly = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM symbol WHERE patientId IS NOT NULL")! }
         let foreign = [("key", "test-sentence-0002"), ("symbols", "\(symbols[0]),\(daviOnly)"), ("plan", "\(board.id!)")]
         #expect(try bruno.client.postForm("/taps", foreign, headers: bruno.cookieHeader + [("X-CSRF-Token", bruno.csrf)]).status == 404)
         let usage = try test.browser(loggedInAs: "ana").get("/patients/\(try test.id(of: "Carla Costa"))/usage?from=2026-11-01&to=2026-11-30")
         #expect(usage.text.contains("Frases mais longas"))
-        #expect(usage.text.contains("<strong>eu comer beber</strong>"))
+        #expect(usage.text.contains("<strong>eu como beber</strong>"))
     }
 
     @Test func aSymbolWithoutAudioStillLogsItsTap() async throws {

@@ -172,14 +172,16 @@ import Testing
                                sourceLocation: SourceLocation = #_sourceLocation) throws {
         let app = test.app
         let translator = app.catalogues.translator(for: context.locale)
-        func render(_ lookup: PageContext<Model>.ModelLookup) -> String {
+        func render(_ lookup: PageContext<Model>.ModelLookup, in locale: AppLocale? = nil) -> String {
             let page = PageContext(model: model, translator: translator, assets: app.assets, pageTitle: "T",
                                    chrome: PageChrome(context, flash: nil), lookup: lookup)
-            return app.templates.render(template, page)
+            return app.templates.render(template, page, in: locale)
                 .replacing(#/name="_once" value="[^"]*"/#, with: "name=\"_once\"")
         }
         let mirror = render(.mirror), encoder = render(.automatic)
         #expect(encoder == mirror, sourceLocation: sourceLocation)
+        // The library with the texts written in prints what the lookups printed.
+        #expect(render(.automatic, in: context.locale) == encoder, sourceLocation: sourceLocation)
         #expect(encoder.count > 2_000, sourceLocation: sourceLocation)
     }
 

@@ -19,4 +19,23 @@ import Testing
             _ = try await Templates.load(from: TestApp.repositoryRoot + "/Templates", required: ["no/such/page"])
         }
     }
+
+    @Test func textsAreWrittenInEscapedAndEverythingElseIsLeftAlone() {
+        let translator = Translator(locale: .ca, texts: ["hi": "Hola & <benvinguda>", "braces": "a {{x}} b", "n": "{count} més"])
+        let template = "{{t.hi}}|{{ t.hi }}|{{{t.hi}}}|{{#t.hi}}s{{/t.hi}}|{{t.braces}}|{{t.n}}|{{t.missing}}|{{tx.hi}}|{{name}}"
+        #expect(Templates.localize(template, translator)
+            == "Hola &amp; &lt;benvinguda&gt;|Hola &amp; &lt;benvinguda&gt;|{{{t.hi}}}|{{#t.hi}}s{{/t.hi}}|{{t.braces}}|{count} més|⟦missing⟧|{{tx.hi}}|{{name}}")
+    }
+
+    @Test func aLocalizedLibraryRendersAsTheLookupDoes() async throws {
+        let app = try await TestApp().app
+        struct Model: Sendable, Encodable { let code: Int; let message: String }
+        for locale in AppLocale.allCases {
+            let page = PageContext(model: Model(code: 404, message: "<x>"), translator: app.catalogues.translator(for: locale),
+                                   assets: app.assets, pageTitle: "T", chrome: PageChrome())
+            let looked = app.templates.render("errors/error", page), written = app.templates.render("errors/error", page, in: locale)
+            #expect(written == looked)
+            #expect(written.contains(HTML.escape(app.catalogues.translator(for: locale)["error_home_link"])))
+        }
+    }
 }

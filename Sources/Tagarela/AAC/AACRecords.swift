@@ -152,6 +152,9 @@ struct PlanCell: Codable, Sendable, FetchableRecord, PersistableRecord {
     var position: Int
     var symbolId: Int64?
     var linkPlanId: Int64?
+    /// The cell's own colours, from an imported Open Board button (`CellColours`); nil: its category's.
+    var backgroundColour: String? = nil
+    var borderColour: String? = nil
 }
 
 struct Tap: Codable, Sendable, FetchableRecord, MutablePersistableRecord {

@@ -68,10 +68,12 @@ struct BoardView: Sendable, MustacheParent, Encodable {
         columnsClass = "cols-\(screen.plan.columns)"
         rowsClass = "rows-\(screen.plan.rows)"
         cells = screen.cells.map { cell in
+            let own = CellColours.classes(background: cell.background, border: cell.border)
             if let link = cell.link {
                 return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: nil,
                             label: cell.symbol?.name ?? link.name, imageURL: cell.symbol?.imageURL, audioURL: nil,
-                            colourClass: CategoryColour.white.cssClass, linkPlanId: link.id, isFolder: true,
+                            colourClass: own.isEmpty ? CategoryColour.white.cssClass : "\(CategoryColour.white.cssClass) \(own)",
+                            linkPlanId: link.id, isFolder: true,
                             lang: cell.symbol?.voice)
             }
             guard let symbol = cell.symbol else {
@@ -80,7 +82,8 @@ struct BoardView: Sendable, MustacheParent, Encodable {
             }
             return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: symbol.id,
                         label: symbol.name, imageURL: symbol.imageURL, audioURL: symbol.audioURL,
-                        colourClass: cell.colour.cssClass, linkPlanId: nil, isFolder: false, lang: symbol.voice)
+                        colourClass: own.isEmpty ? cell.colour.cssClass : "\(cell.colour.cssClass) \(own)", linkPlanId: nil,
+                        isFolder: false, lang: symbol.voice)
         }
         labelClass = LabelFit.cssClass(labels: cells.map(\.label))
     }

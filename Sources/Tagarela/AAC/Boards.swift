@@ -8,6 +8,9 @@ struct BoardScreen: Sendable {
         let symbol: Symbol?
         let colour: CategoryColour
         let link: Plan?
+        /// The cell's own colours as imported (`CellColours`), over its category's.
+        var background: String? = nil
+        var border: String? = nil
     }
 
     let plan: Plan
@@ -26,7 +29,8 @@ struct BoardScreen: Sendable {
             let symbol = cell?.symbolId.flatMap { symbols[$0] }
             return Cell(position: position, symbol: symbol,
                         colour: symbol.flatMap { categories[$0.categoryId] } ?? .white,
-                        link: cell?.linkPlanId.flatMap { links[$0] })
+                        link: cell?.linkPlanId.flatMap { links[$0] },
+                        background: cell?.backgroundColour, border: cell?.borderColour)
         }
         return BoardScreen(plan: plan, cells: cells)
     }

@@ -44,10 +44,13 @@ enum Plans {
         case .clear:
             cell.symbolId = nil
             cell.linkPlanId = nil
+            (cell.backgroundColour, cell.borderColour) = (nil, nil)
         case .symbol(let symbolId):
             guard try SymbolScope.usable(by: actor.userId, for: plan.patientId).filter(key: symbolId).fetchCount(db) == 1
             else { throw AppError.notFound }
             cell.symbolId = symbolId
+            // An imported button's colours belonged to its word.
+            (cell.backgroundColour, cell.borderColour) = (nil, nil)
         case .link(let linkId):
             guard linkId != plan.id,
                   try Plan.filter(key: linkId).filter(Column("patientId") == plan.patientId).fetchCount(db) == 1
@@ -57,6 +60,8 @@ enum Plans {
             var other = try cellAt(target, of: plan, db)
             (cell.symbolId, other.symbolId) = (other.symbolId, cell.symbolId)
             (cell.linkPlanId, other.linkPlanId) = (other.linkPlanId, cell.linkPlanId)
+            (cell.backgroundColour, other.backgroundColour) = (other.backgroundColour, cell.backgroundColour)
+            (cell.borderColour, other.borderColour) = (other.borderColour, cell.borderColour)
             try other.save(db)
             select = target
         case .move, nil:

@@ -61,9 +61,12 @@ struct PlayerGrid: PageModel, MustacheParent {
         let audioURL: String?
         let colourClass: String
         let lang: String?
+        /// The symbol's grammar and forms for the strip (`BoardWord`), as JSON.
+        let word: String?
 
         func child(named name: String) -> Any? {
             switch name {
+            case "word": word
             case "isEmpty": isEmpty
             case "isFolder": isFolder
             case "folderURL": folderURL
@@ -84,7 +87,7 @@ struct PlayerGrid: PageModel, MustacheParent {
     let labelClass: String
     let cells: [Cell]
 
-    init(_ board: BoardView) {
+    init(_ board: BoardView, words: [Int64: BoardWord] = [:]) {
         name = board.name
         columnsClass = board.columnsClass
         rowsClass = board.rowsClass
@@ -92,7 +95,8 @@ struct PlayerGrid: PageModel, MustacheParent {
         cells = board.cells.map { cell in
             Cell(isEmpty: cell.isEmpty, isFolder: cell.isFolder,
                  folderURL: cell.linkPlanId.map { BoardTrail.link($0, through: [board.planId]) }, symbolId: cell.symbolId,
-                 label: cell.label, imageURL: cell.imageURL, audioURL: cell.audioURL, colourClass: cell.colourClass, lang: cell.lang)
+                 label: cell.label, imageURL: cell.imageURL, audioURL: cell.audioURL, colourClass: cell.colourClass, lang: cell.lang,
+                 word: cell.symbolId.flatMap { words[$0]?.json })
         }
     }
 

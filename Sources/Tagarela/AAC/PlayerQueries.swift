@@ -37,6 +37,8 @@ enum PlayerQueries {
         /// The cells, read only when the grid is not already rendered under `gridKey`.
         let screen: BoardScreen?
         let access: AccessView
+        /// The grammar of the cells' symbols (`WordFormStore`), read with `screen`.
+        var forms: [Int64: WordForms] = [:]
     }
 
     struct Sentence: Sendable {
@@ -60,14 +62,17 @@ enum PlayerQueries {
         // The grid is the same for every request until its cells or one of its symbols change: the key
         // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
         let version = try String.fetchOne(db, SQLRequest<String>(sql: """
-            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, ''), ',')
+            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, '')
+                                || ':' || coalesce(c.backgroundColour, '') || ':' || coalesce(c.borderColour, ''), ',')
                    || '|' || coalesce(max(s.updatedAt), '')
             FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
             """, arguments: [plan.id], cached: true)) ?? ""
         let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(locale.rawValue)"
         let grid = grids.cached(key)
+        let screen = grid == nil ? try BoardScreen.fetch(plan, db) : nil
         return .board(Board(plan: plan, trail: BoardTrail(boards: asked.filter(known.contains)), gridKey: key,
-                            grid: grid, screen: grid == nil ? try BoardScreen.fetch(plan, db) : nil, access: access))
+                            grid: grid, screen: screen, access: access,
+                            forms: try screen.map { try WordFormStore.forms(for: $0.cells.compactMap(\.symbol), db) } ?? [:]))
     }
 }
 

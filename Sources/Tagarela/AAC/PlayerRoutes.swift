@@ -31,13 +31,29 @@ enum PlayerRoutes {
         switch screen {
         case .board(let board):
             let plan = board.plan
-            let grid = board.grid ?? context.fragments.value(for: board.gridKey) {
-                context.renderFragmentHTML("aac/board-grid", PlayerGrid(BoardView(board.screen!, context.t)))
+            let page = { @Sendable (grid: String) -> Reply in
+                .page("aac/player", title: "player_title", PlayerPage(
+                    planId: plan.id!, patientId: plan.patientId, name: plan.name, isBigSymbol: plan.planType == .bigSymbol,
+                    grid: board.trail.folderLinks(in: grid, from: plan.id!), offlineText: context.t["player_offline"],
+                    backURL: board.trail.backURL, homeURL: board.trail.homeURL, access: board.access))
             }
-            return .reply(.page("aac/player", title: "player_title", PlayerPage(
-                planId: plan.id!, patientId: plan.patientId, name: plan.name, isBigSymbol: plan.planType == .bigSymbol,
-                grid: board.trail.folderLinks(in: grid, from: plan.id!), offlineText: context.t["player_offline"],
-                backURL: board.trail.backURL, homeURL: board.trail.homeURL, access: board.access)))
+            if let grid = board.grid { return .reply(page(grid)) }
+            // The grid is rendered once per version of the board, with each word's agreeing forms and
+            // their clips; clips not made yet are made first, on the media pool (once per form, ever).
+            let screen = board.screen!
+            let words = BoardWords.words(for: screen.cells.compactMap(\.symbol), forms: board.forms, fallback: context.locale)
+            let render = { @Sendable () -> Reply in
+                page(context.fragments.value(for: board.gridKey) {
+                    context.renderFragmentHTML("aac/board-grid", PlayerGrid(BoardView(screen, context.t), words: words.mapValues(\.word)))
+                })
+            }
+            let missing = BoardWords.missing(words.values.flatMap(\.clips), context.speech)
+            if missing.isEmpty { return .reply(render()) }
+            let speech = context.speech
+            return .later(.media) {
+                BoardWords.make(missing, speech)
+                return render()
+            }
         case .sentence(let sentence):
             let locale = SentenceRoutes.language(of: sentence.grammar, fallback: context.locale)
             let speech = context.speech

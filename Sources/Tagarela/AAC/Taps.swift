@@ -34,11 +34,14 @@ enum Taps {
             WHERE plan.patientId = ? AND symbolId IS NOT NULL
             """, arguments: [plan.patientId]))
         guard ids.allSatisfy({ symbols[$0] != nil && onBoards.contains($0) }) else { throw AppError.notFound }
+        // Logged as the strip said it: each word in the form that agrees ("eu quero"), the ids unchanged.
+        let said = ids.compactMap { symbols[$0] }
+        let text = BoardWords.spokenText(said, forms: try WordFormStore.forms(for: Array(symbols.values), db))
         try db.execute(sql: """
             INSERT OR IGNORE INTO sentence (key, patientId, planId, symbolIds, text, wordCount, assistedBy, at, modeling)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [key, plan.patientId, plan.id, ids.map(String.init).joined(separator: ","),
-                             ids.compactMap { symbols[$0]?.name }.joined(separator: " "), ids.count, actor.supervisorId, at,
+                             text, ids.count, actor.supervisorId, at,
                              modeling && actor.isPatientMode])
     }
 

@@ -49,7 +49,8 @@ struct AgreementSubject: Equatable, Sendable {
 ///   verb speaks of the child ("Quero brincar", "Vull jugar").
 /// - A verb agrees with the subject in person and number ("você quer", "tu vols"); a verb that follows
 ///   another verb is said in the infinitive ("quero brincar", "vull menjar").
-/// - An adjective agrees with the subject in gender and number ("ela está cansada").
+/// - An adjective agrees in gender and number with the nearest noun before it ("bola azul", "os carros
+///   bonitos"), else with the subject ("ela está cansada"), else it is masculine singular.
 /// - Everything else is said as its symbol says it.
 enum Agreement {
     /// What a word brings as a subject: a pronoun its person, a noun the third person.
@@ -63,11 +64,12 @@ enum Agreement {
         }
     }
 
-    /// The key of the form `word` takes, or nil when it is said as its symbol says it.
-    static func key(for word: WordForms, subject: AgreementSubject?, afterVerb: Bool) -> String? {
+    /// The key of the form `word` takes, or nil when it is said as its symbol says it. `noun` is the
+    /// nearest noun before the word, which an adjective agrees with before the subject.
+    static func key(for word: WordForms, subject: AgreementSubject?, noun: AgreementSubject? = nil, afterVerb: Bool) -> String? {
         switch word.wordClass {
         case .verb: afterVerb ? "inf" : (subject ?? .speaker).verbKey
-        case .adjective: (subject ?? .speaker).nominalKey
+        case .adjective: (noun ?? subject ?? .speaker).nominalKey
         default: nil
         }
     }
@@ -76,14 +78,18 @@ enum Agreement {
     /// symbol says, used when the word has no form for its key (or an empty one).
     static func sentence(_ words: [(text: String, forms: WordForms?)]) -> [String] {
         var subject: AgreementSubject?
+        var noun: AgreementSubject?
         var seenVerb = false
         var previousIsVerb = false
         return words.map { word in
-            defer { previousIsVerb = word.forms?.wordClass == .verb }
+            defer {
+                previousIsVerb = word.forms?.wordClass == .verb
+                if word.forms?.wordClass == .noun { noun = Self.subject(word.forms) }
+            }
             guard let forms = word.forms else { return word.text }
             if !seenVerb, subject == nil, let found = Self.subject(forms) { subject = found }
             if forms.wordClass == .verb { seenVerb = true }
-            return form(of: word.text, forms, key: key(for: forms, subject: subject, afterVerb: previousIsVerb))
+            return form(of: word.text, forms, key: key(for: forms, subject: subject, noun: noun, afterVerb: previousIsVerb))
         }
     }
 

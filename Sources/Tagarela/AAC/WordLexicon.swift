@@ -32,6 +32,12 @@ enum WordLexicon {
         WordForms(wordClass: .noun, person: 3, number: number, gender: gender, forms: [number == .singular ? "\(gender.rawValue)s" : "\(gender.rawValue)p": word])
     }
 
+    /// A noun with its singular and plural; found by either, it is of that number ("carros": plural).
+    private static func noun(_ singular: String, _ plural: String, _ gender: WordForms.Gender) -> WordForms {
+        WordForms(wordClass: .noun, person: 3, number: .singular, gender: gender,
+                  forms: ["\(gender.rawValue)s": singular, "\(gender.rawValue)p": plural])
+    }
+
     static let words: [String: [WordForms]] = [
         "pt-BR": [
             pronoun("eu", 1, .singular), pronoun("tu", 2, .singular), pronoun("você", 3, .singular),
@@ -57,6 +63,14 @@ enum WordLexicon {
             adjective("feliz, feliz, felizes, felizes"), adjective("triste, triste, tristes, tristes"),
             adjective("cansado, cansada, cansados, cansadas"), adjective("bravo, brava, bravos, bravas"),
             adjective("doente, doente, doentes, doentes"), adjective("contente, contente, contentes, contentes"),
+            adjective("azul, azul, azuis, azuis"), adjective("bonito, bonita, bonitos, bonitas"),
+            adjective("grande, grande, grandes, grandes"), adjective("pequeno, pequena, pequenos, pequenas"),
+            // The demo's things (the folder board).
+            noun("bola", "bolas", .feminine), noun("casa", "casas", .feminine), noun("carro", "carros", .masculine),
+            noun("escola", "escolas", .feminine), noun("maçã", "maçãs", .feminine), noun("banana", "bananas", .feminine),
+            noun("pão", "pães", .masculine), noun("biscoito", "biscoitos", .masculine), noun("suco", "sucos", .masculine),
+            noun("leite", "leites", .masculine), noun("ursinho", "ursinhos", .masculine), noun("pizza", "pizzas", .feminine),
+            noun("televisão", "televisões", .feminine), noun("bebê", "bebês", .masculine),
         ],
         "es": [
             pronoun("yo", 1, .singular), pronoun("tú", 2, .singular), pronoun("usted", 3, .singular),
@@ -82,6 +96,14 @@ enum WordLexicon {
             adjective("contento, contenta, contentos, contentas"), adjective("triste, triste, tristes, tristes"),
             adjective("cansado, cansada, cansados, cansadas"), adjective("feliz, feliz, felices, felices"),
             adjective("enfadado, enfadada, enfadados, enfadadas"), adjective("enfermo, enferma, enfermos, enfermas"),
+            adjective("azul, azul, azules, azules"), adjective("bonito, bonita, bonitos, bonitas"),
+            adjective("grande, grande, grandes, grandes"), adjective("pequeño, pequeña, pequeños, pequeñas"),
+            adjective("asustado, asustada, asustados, asustadas"),
+            noun("pelota", "pelotas", .feminine), noun("casa", "casas", .feminine), noun("coche", "coches", .masculine),
+            noun("escuela", "escuelas", .feminine), noun("manzana", "manzanas", .feminine), noun("plátano", "plátanos", .masculine),
+            noun("pan", "panes", .masculine), noun("galleta", "galletas", .feminine), noun("zumo", "zumos", .masculine),
+            noun("leche", "leches", .feminine), noun("osito", "ositos", .masculine), noun("pizza", "pizzas", .feminine),
+            noun("tele", "teles", .feminine), noun("bebé", "bebés", .masculine),
         ],
         "ca": [
             pronoun("jo", 1, .singular), pronoun("tu", 2, .singular), pronoun("vostè", 3, .singular),
@@ -106,15 +128,29 @@ enum WordLexicon {
             adjective("content, contenta, contents, contentes"), adjective("trist, trista, tristos, tristes"),
             adjective("cansat, cansada, cansats, cansades"), adjective("feliç, feliç, feliços, feliços"),
             adjective("enfadat, enfadada, enfadats, enfadades"), adjective("malalt, malalta, malalts, malaltes"),
+            adjective("blau, blava, blaus, blaves"), adjective("bonic, bonica, bonics, boniques"),
+            adjective("gran, gran, grans, grans"), adjective("petit, petita, petits, petites"),
+            adjective("espantat, espantada, espantats, espantades"),
+            noun("pilota", "pilotes", .feminine), noun("casa", "cases", .feminine), noun("cotxe", "cotxes", .masculine),
+            noun("escola", "escoles", .feminine), noun("poma", "pomes", .feminine), noun("plàtan", "plàtans", .masculine),
+            noun("pa", "pans", .masculine), noun("galeta", "galetes", .feminine), noun("suc", "sucs", .masculine),
+            noun("llet", "llets", .feminine), noun("osset", "ossets", .masculine), noun("pizza", "pizzes", .feminine),
+            noun("tele", "teles", .feminine), noun("bebè", "bebès", .masculine),
         ],
     ]
 
     /// language → any form, lowercased → its word. The first word to claim a form keeps it, so the
-    /// order above settles the rare clash (es "como", "ve").
+    /// order above settles the rare clash (es "como", "ve"). A noun found by its plural is plural.
     private static let index: [String: [String: WordForms]] = words.mapValues { entries in
         var byForm: [String: WordForms] = [:]
         for entry in entries {
-            for form in entry.forms.values where byForm[form.lowercased()] == nil { byForm[form.lowercased()] = entry }
+            for (key, form) in entry.forms where byForm[form.lowercased()] == nil {
+                var found = entry
+                if entry.wordClass == .noun, let number = key.last.flatMap({ WordForms.Number(rawValue: String($0)) }) {
+                    found.number = number
+                }
+                byForm[form.lowercased()] = found
+            }
         }
         return byForm
     }

@@ -157,6 +157,12 @@ struct GoalNote: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
 }
 
 enum GoalSchema {
+    /// A category goal counts the taps of its category's symbols: found by index, not by a scan of every
+    /// clinician's symbols. Shipped 2026-11. Never edit; add a new migration instead.
+    static func v2SymbolsByCategory(_ db: Database) throws {
+        try db.execute(sql: "CREATE INDEX symbol_category ON symbol(categoryId)")
+    }
+
     /// Goals, their history of changes, and notes on them.
     /// Shipped 2026-11. Never edit; add a new migration instead.
     static func v1(_ db: Database) throws {

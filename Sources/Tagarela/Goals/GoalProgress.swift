@@ -143,10 +143,12 @@ enum GoalQueries {
                 """
         case .categoryTaps:
             param = { $0.categoryId }
+            // A join, not `symbolId IN (SELECT … WHERE categoryId = w.param)`: that list depends on the
+            // goal, so SQLite scanned every clinician's symbols again for each day's row of taps.
             select = """
                 SELECT w.goalId, coalesce(sum(t.n), 0), 0 FROM w
-                LEFT JOIN tapDay t ON t.patientId = w.patientId AND t.day BETWEEN w.fromDay AND w.toDay
-                     AND t.symbolId IN (SELECT id FROM symbol WHERE categoryId = w.param)
+                LEFT JOIN symbol sy ON sy.categoryId = w.param
+                LEFT JOIN tapDay t ON t.patientId = w.patientId AND t.symbolId = sy.id AND t.day BETWEEN w.fromDay AND w.toDay
                 GROUP BY w.goalId
                 """
         case .independentTaps:

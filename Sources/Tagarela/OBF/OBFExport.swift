@@ -278,7 +278,8 @@ struct OBFExporter: Sendable {
             let spoken = cell.symbol?.spokenText
             buttons.append(OBFFile.Button(
                 id: id, label: label, vocalization: spoken == label ? nil : spoken,
-                backgroundColor: RGB.white.css, borderColor: (cell.link == nil ? cell.colour : .white).rgb.css,
+                backgroundColor: cell.background ?? RGB.white.css,
+                borderColor: cell.border ?? (cell.link == nil ? cell.colour : .white).rgb.css,
                 imageId: imageID, soundId: soundID,
                 loadBoard: cell.link.map {
                     OBFFile.LoadBoard(id: source.id($0.id!), name: $0.name, path: inline ? nil : Self.boardPath(source.id($0.id!)))

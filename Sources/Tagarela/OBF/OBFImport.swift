@@ -282,8 +282,12 @@ struct OBFImporter: Sendable {
                         if face.isPlaceholder { placeholders += 1 }
                     }
                 }
+                // Another app's colours are kept on the cell; a Tagarela export's are its categories'.
+                let ownColours = button.category == nil
                 try PlanCell(planId: planIDs[boardIndex], position: position, symbolId: symbolId,
-                             linkPlanId: button.linkIndex.map { planIDs[$0] }).insert(db)
+                             linkPlanId: button.linkIndex.map { planIDs[$0] },
+                             backgroundColour: ownColours ? button.backgroundText : nil,
+                             borderColour: ownColours ? button.borderText : nil).insert(db)
             }
         }
         var record = OBFImportRecord(

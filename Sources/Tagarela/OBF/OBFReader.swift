@@ -43,6 +43,9 @@ struct OBFButton: Equatable, Sendable {
     var linkIndex: Int?
     /// `ext_tagarela_category`: the category's name, kept for a round trip.
     let category: String?
+    /// The colours as the file wrote them, kept on the cell (`CellColours.kept`).
+    var backgroundText: String? = nil
+    var borderText: String? = nil
 }
 
 struct OBFBoard: Equatable, Sendable {
@@ -204,7 +207,9 @@ enum OBFReader {
             borderColour: (try field["border_color"].optionalText()).flatMap(RGB.init(css:)),
             image: image, sound: sound,
             loadBoard: try loadBoard.map { OBFLink(id: $0["id"].optionalID, path: try $0["path"].optionalText()) },
-            linkIndex: nil, category: try field["ext_tagarela_category"].optionalText())
+            linkIndex: nil, category: try field["ext_tagarela_category"].optionalText(),
+            backgroundText: CellColours.kept(try field["background_color"].optionalText()),
+            borderText: CellColours.kept(try field["border_color"].optionalText()))
     }
 
     /// An `image_id` or `sound_id`: nil when absent or blank (CommuniKate writes `""` for "no picture").

@@ -85,8 +85,9 @@ public final class App: Responder {
         let database = try AppDatabase.open(at: configuration.databasePath)
         try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
-        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates)
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
+        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
+                                                 catalogues: catalogues)
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
 
         let router = makeRouter()
@@ -327,7 +328,7 @@ public final class App: Responder {
         }
         let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: title,
                                chrome: context.map { PageChrome($0, flash: flashKey.map { translator[$0] }) } ?? PageChrome())
-        var response = Response.html(templates.render(template, page), status: status)
+        var response = Response.html(templates.render(template, page, in: locale), status: status)
         // Pages carry health data: never kept by a shared cache or the browser's history cache.
         response.headers["Cache-Control"] = "no-store"
         if flashKey != nil {
@@ -362,14 +363,14 @@ public final class App: Responder {
     func renderFragmentHTML(_ template: String, _ model: some Sendable, locale: AppLocale) -> String {
         let page = PageContext(model: model, translator: catalogues.translator(for: locale), assets: assets, pageTitle: "",
                                chrome: PageChrome())
-        return templates.render(template, page)
+        return templates.render(template, page, in: locale)
     }
 
     /// A piece of a page (no layout) for scripts that update part of a page in place.
     func renderFragment(_ template: String, _ model: some Sendable, locale: AppLocale) -> Response {
         let translator = catalogues.translator(for: locale)
         let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: "", chrome: PageChrome())
-        return .html(templates.render(template, page))
+        return .html(templates.render(template, page, in: locale))
     }
 
     func errorPage(_ status: Status, locale: AppLocale, context: RequestContext? = nil) -> Response {

@@ -25,6 +25,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 modeling", migrate: PatientMode.v1Modeling)
         migrator.registerMigration("2026-11 records: last opened by a clinician, first use of a symbol", migrate: RecordVisits.v1)
         migrator.registerMigration("2026-11 nutrition eaten estimate", migrate: NutritionSchema.v3EatenEstimate)
+        migrator.registerMigration("2026-11 goals: symbols by category", migrate: GoalSchema.v2SymbolsByCategory)
+        migrator.registerMigration("2026-11 wordforms: imported cells keep their colours", migrate: CellColours.v1)
         return migrator
     }
 }

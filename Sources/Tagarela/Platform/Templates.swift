@@ -17,37 +17,86 @@ public enum StartupError: Error, CustomStringConvertible {
 
 /// The Mustache templates, loaded once at start. A page that names a missing template
 /// fails at start, not in front of a user.
+///
+/// Each language has its own copy of the library with its `{{t.key}}` texts already written in
+/// (`localize`): a text looked up while rendering climbs the whole context stack through
+/// swift-mustache's dynamic casts, and a sixth of all tags are texts, many of them inside lists.
 public struct Templates: Sendable {
     private let library: MustacheLibrary
+    private let localized: [AppLocale: MustacheLibrary]
 
-    public static func load(from directory: String, required: [String]) async throws -> Templates {
-        let library = try MustacheLibrary(templates: loadTemplates(from: directory))
+    public static func load(from directory: String, required: [String], catalogues: Catalogues? = nil) async throws -> Templates {
+        let texts = try readTemplates(from: directory)
+        let library = try MustacheLibrary(templates: parse(texts))
         let missing = required.filter { library.getTemplate(named: $0) == nil }
         guard missing.isEmpty else { throw StartupError.missingTemplates(missing) }
-        return Templates(library: library)
+        var localized: [AppLocale: MustacheLibrary] = [:]
+        if let catalogues {
+            for locale in AppLocale.allCases {
+                let translator = catalogues.translator(for: locale)
+                localized[locale] = try MustacheLibrary(templates: parse(texts.mapValues { localize($0.text, translator) }, files: texts))
+            }
+        }
+        return Templates(library: library, localized: localized)
     }
 
     /// Every `.mustache` file under `directory`, named by its path without the extension (`aac/usage`),
-    /// as `MustacheLibrary(directory:)` names them, each escaping with `EscapedHTML`.
-    private static func loadTemplates(from directory: String) throws -> [String: MustacheTemplate] {
-        MustacheContentTypes.register(EscapedHTML(), named: EscapedHTML.name)
+    /// as `MustacheLibrary(directory:)` names them.
+    private static func readTemplates(from directory: String) throws -> [String: (path: String, text: String)] {
         let root = directory.hasSuffix("/") ? directory : directory + "/"
-        var templates: [String: MustacheTemplate] = [:]
+        var texts: [String: (path: String, text: String)] = [:]
         for case let path as String in FileManager.default.enumerator(atPath: root) ?? .init() where path.hasSuffix(".mustache") {
-            let text = try String(contentsOfFile: root + path, encoding: .utf8)
+            texts[String(path.dropLast(".mustache".count))] = (root + path, try String(contentsOfFile: root + path, encoding: .utf8))
+        }
+        return texts
+    }
+
+    private static func parse(_ texts: [String: (path: String, text: String)]) throws -> [String: MustacheTemplate] {
+        try parse(texts.mapValues(\.text), files: texts)
+    }
+
+    /// Parses each template, escaping with `EscapedHTML`.
+    private static func parse(_ texts: [String: String], files: [String: (path: String, text: String)]) throws -> [String: MustacheTemplate] {
+        MustacheContentTypes.register(EscapedHTML(), named: EscapedHTML.name)
+        var templates: [String: MustacheTemplate] = [:]
+        for (name, text) in texts {
             do {
-                templates[String(path.dropLast(".mustache".count))] =
-                    try MustacheTemplate(string: "{{% CONTENT_TYPE: \(EscapedHTML.name)}}" + text)
+                templates[name] = try MustacheTemplate(string: "{{% CONTENT_TYPE: \(EscapedHTML.name)}}" + text)
             } catch let error as MustacheTemplate.ParserError {
                 // The pragma put in front shares the first line: columns there are off by its length.
-                throw StartupError.templateSyntax(file: root + path, line: error.context.lineNumber,
+                throw StartupError.templateSyntax(file: files[name]?.path ?? name, line: error.context.lineNumber,
                                                   column: error.context.columnNumber, problem: "\(error.error)")
             }
         }
         return templates
     }
 
-    public func render(_ name: String, _ context: Any) -> String {
+    // `{{t.key}}`, not `{{{t.key}}}` nor a section.
+    nonisolated(unsafe) private static let textTag = try! NSRegularExpression(
+        pattern: #"(?<!\{)\{\{\s*t\.([A-Za-z0-9_]+)\s*\}\}(?!\})"#)
+
+    /// `template` with every `{{t.key}}` replaced by its text in `translator`'s language, escaped as the
+    /// renderer escapes it, so it prints what the lookup printed. A text that holds `{{` or `}}` is left
+    /// to the lookup: written in, it would become a tag.
+    static func localize(_ template: String, _ translator: Translator) -> String {
+        let source = template as NSString
+        var result = ""
+        result.reserveCapacity(template.utf8.count)
+        var last = 0
+        for match in textTag.matches(in: template, range: NSRange(location: 0, length: source.length)) {
+            let text = translator[source.substring(with: match.range(at: 1))]
+            guard !text.contains("{{"), !text.contains("}}") else { continue }
+            result += source.substring(with: NSRange(location: last, length: match.range.location - last))
+            result += HTML.escape(text)
+            last = match.range.location + match.range.length
+        }
+        result += source.substring(from: last)
+        return result
+    }
+
+    /// Renders `name` with its texts in `locale` when the library was loaded with the catalogues.
+    public func render(_ name: String, _ context: Any, in locale: AppLocale? = nil) -> String {
+        let library = locale.flatMap { localized[$0] } ?? library
         guard let html = library.render(context, withTemplate: name) else {
             preconditionFailure("template \(name) is checked at start")
         }
