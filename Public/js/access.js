@@ -36,7 +36,8 @@
 //
 // TESTS: time comes from window.tagarelaClock() when a test sets it (the same hook as timer.js), so a
 // test can freeze the clock (`window.tagarelaClock = () => window.fakeNow`) and move it by hand.
-// window.tagarelaAccess = { settings, highlighted() } tells what the scan highlights.
+// window.tagarelaAccess = { settings, highlighted(), restart() } tells what the scan highlights; a page
+// calls restart() when what can be chosen changes (an open <dialog> inside root is scanned alone).
 
 const ITEMS = "button:not([disabled]), a[href]";
 const TICK_MS = 40;
@@ -179,8 +180,10 @@ export function installAccess(root, options = {}) {
 
   // Items in reading order, grouped into rows: a data-access-row container, or consecutive items whose
   // boxes line up vertically.
+  // While a modal dialog inside root is open (eduCAT's end of game), only its choices are scanned.
   function buildRows() {
-    const items = [...root.querySelectorAll(ITEMS)].filter((item) => itemOf(item) === item && visible(item));
+    const scope = root.querySelector("dialog[open]") ?? root;
+    const items = [...scope.querySelectorAll(ITEMS)].filter((item) => itemOf(item) === item && visible(item));
     if (settings.scan === "linear") return items.length ? [items] : [];
     const groups = [];
     let last = null;
@@ -350,7 +353,8 @@ export function installAccess(root, options = {}) {
 
   if (scanning || settings.dwellMs > 0 || settings.holdMs > 0) setInterval(tick, TICK_MS);
 
-  const api = { settings, highlighted };
+  // restart(): the page changed what can be chosen (a dialog opened or closed): scan it from the top.
+  const api = { settings, highlighted, restart: () => { if (scanning) restart(); } };
   window.tagarelaAccess = api;
   return api;
 }

@@ -170,7 +170,9 @@ import Testing
         let pack = ca.adding(added)
         #expect(pack.words.count == ca.words.count + 1, "a word the pack has keeps the pack's")
         #expect(pack.words.last?.syllableCount == 3)
-        #expect(EduCATLevel.of(.alphabet, number: 3).items(pack).last == EduCATPack.Item(symbol: "ll", spoken: "ela doble"))
+        #expect(EduCATLevel.of(.alphabet, number: 3).items(pack).last == EduCATPack.Item(symbol: "ll", spoken: "ela doble", clip: "z.mp3"),
+                "an added letter says its own clip (perhaps recorded)")
+        #expect(pack.words.last?.clip == "x.mp3")
         #expect(!EduCATLevel.of(.alphabet, number: 2).items(pack).contains { $0.symbol == "ll" }, "capitals are a–z")
         #expect(EduCATItemForm.syllables("ca-sa", spell: "casa") == ["ca", "sa"])
         #expect(EduCATItemForm.syllables("ca-s", spell: "casa") == nil)

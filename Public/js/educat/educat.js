@@ -1,22 +1,25 @@
 // eduCAT pages: the bar (help clip, music), then whatever the page is (menu, lesson, game).
 import { runDue } from "./clock.js";
-import { say, played, setUpMusic } from "./sound.js";
+import { say, played, heard, setUpMusic } from "./sound.js";
 import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
 import { setUpAnswers } from "./answers.js";
 import { setUpLevels } from "./levels.js";
+import { setUpAccess } from "./play.js";
 
 const root = document.getElementById("educat");
 
 if (root) {
-  window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, { played, tick: runDue });
+  window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, { played, heard, tick: runDue });
   root.querySelectorAll(".educat-help, .educat-read").forEach((button) =>
     button.addEventListener("click", () => say(button.dataset.clip)));
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
   switch (root.dataset.page) {
     case "lesson": setUpLesson(root); setUpLevels(root); break;
     case "game": setUpCaseToggle(root); setUpAnswers(root); setUpLevels(root); setUpGame(root); break;
-    case "information": say(root.querySelector(".educat-read")?.dataset.clip); break;
-    default: break;
+    case "information": say(root.querySelector(".educat-read")?.dataset.clip); setUpAccess(root); break;
+    // The menus (game choice, lesson or game, records) scan like the games: a child on switches
+    // starts, chooses and replays a game without a mouse.
+    default: setUpAccess(root); break;
   }
 }

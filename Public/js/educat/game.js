@@ -11,6 +11,8 @@ const pauseAfterAnswer = 1200; // ms: the feedback clip, then the next question
 const syllablesAfter = 1200; // conta-cops: the syllabified reading after the feedback…
 const countAfter = 3000; // …and the count 3 s after that, as in the lesson
 const zeroShownFor = 500; // ms: a question that runs out shows 0 this long before the life goes
+const recordPause = 3600; // ms: the fanfare (1.6 s) and "nou record!!" said aloud, before the next question
+const celebrationShownFor = 3000; // ms: the stars stay on screen while the record is said
 
 export function setUpGame(root) {
   const isChallenge = root.dataset.mode === "challenge";
@@ -22,10 +24,12 @@ export function setUpGame(root) {
   const hitsOut = q(".educat-hits"), errorsOut = q(".educat-errors");
   const livesOut = q(".educat-lives"), recordOut = q(".educat-record"), timeOut = q(".educat-time");
   const dialog = q(".educat-end");
+  const celebrationBanner = q(".educat-celebration");
   const clips = (kind) => [...root.querySelectorAll(`.educat-feedback [data-kind="${kind}"]`)].map((li) => li.dataset.clip);
   const congratulations = clips("congratulation"), scoldings = clips("scolding");
   const settings = { seconds: Number(root.dataset.seconds), lives: Number(root.dataset.lives) };
 
+  const access = setUpAccess(root);
   let game = rules.newChallenge(settings, Number(root.dataset.record));
   let hits = 0, errors = 0; // the normal game's counters
   let target = null; // the item or word asked for; null when no question is open
@@ -33,6 +37,7 @@ export function setUpGame(root) {
   let startedAt = null; // on the games' clock, as every rule the server checks the result against
   let posted = false;
   let lastResponse = null;
+  let recordAnnounced = false; // challenge: the new record was celebrated during this game (once)
 
   // ---- the items: moving buttons, or a picture with answers 1–5 ----
   const area = q(".educat-area");
@@ -109,8 +114,8 @@ export function setUpGame(root) {
   const emit = (name, detail = {}) => root.dispatchEvent(new CustomEvent(name, { detail }));
   const asked = () => (target ? (isContaCops ? target.word : target.dataset.item) : null);
 
-  function reveal(word) {
-    later(syllablesAfter, () => {
+  function reveal(word, after = syllablesAfter) {
+    later(after, () => {
       syllables.textContent = word.syllables;
       syllables.hidden = false;
       say(word.syllablesClip);
@@ -161,11 +166,24 @@ export function setUpGame(root) {
       end(feedback);
       return;
     }
-    say(feedback);
-    const pause = isContaCops ? syllablesAfter + countAfter + 1000 : pauseAfterAnswer;
-    if (isContaCops) reveal(word);
+    // The hit that passes the stored record is celebrated there and then, once a game: the fanfare
+    // and "nou record!!" instead of the praise, and a longer pause so the next question does not cut it.
+    const celebrating = outcome === "hit" && !recordAnnounced && rules.isNewRecord(game);
+    if (celebrating) celebrate(); else say(feedback);
+    const extra = celebrating ? recordPause - pauseAfterAnswer : 0;
+    const pause = (isContaCops ? syllablesAfter + countAfter + 1000 : pauseAfterAnswer) + extra;
+    if (isContaCops) reveal(word, syllablesAfter + extra);
     target = null;
     later(pause, () => { if (game.phase === "asking") ask(); });
+  }
+
+  /** A new record, the moment it is beaten: stars on screen and the record said aloud, once a game. */
+  function celebrate() {
+    recordAnnounced = true;
+    sayInOrder([root.dataset.celebration, root.dataset.newRecordClip]);
+    if (!celebrationBanner) return;
+    celebrationBanner.hidden = false;
+    later(celebrationShownFor, () => { celebrationBanner.hidden = true; });
   }
 
   function result(livesLeft) {
@@ -174,7 +192,11 @@ export function setUpGame(root) {
       hits: isChallenge ? game.hits : hits, errors: isChallenge ? game.errors : errors,
       duration: Math.round((now() - (startedAt ?? now())) / 1000),
     };
-    if (isChallenge) Object.assign(fields, { lives: game.livesAtStart, livesLeft, seconds: settings.seconds });
+    if (isChallenge) {
+      Object.assign(fields, { lives: game.livesAtStart, livesLeft, seconds: settings.seconds });
+      // A challenge left half-way keeps a record only when the child was told of it (the server decides).
+      if (recordAnnounced) fields.announced = "1";
+    }
     Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
     return new URLSearchParams({ _csrf: root.dataset.csrf, ...fields });
   }
@@ -189,20 +211,27 @@ export function setUpGame(root) {
 
   /**
    * The game is over: the last miss's scolding, then the end said aloud, so the last thing heard is
-   * never only "try again"; a new record gets its celebration before the words.
+   * never only "try again". A record beaten in this game was celebrated when it happened, so the end
+   * does not announce it again: the pop-up keeps its gold and stars and says the end of the game.
+   * (A record can only be beaten on a hit, and a game ends on a miss, so it was always announced;
+   * a page that somehow missed it celebrates here instead.)
    */
   function end(lastFeedback) {
     mover?.stop();
     repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
+    const announceNow = newRecord && !recordAnnounced;
+    if (announceNow) recordAnnounced = true;
+    if (celebrationBanner) celebrationBanner.hidden = true;
     emit("educat:end");
     post(result(0));
-    const ending = newRecord ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.gameOverClip];
+    const ending = announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.gameOverClip];
     sayInOrder([lastFeedback, ...ending]);
     dialog.classList.toggle("is-record", newRecord);
-    q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
-    q(".educat-end-message").textContent = newRecord ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
+    q(".educat-end-title").textContent = announceNow ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
+    q(".educat-end-message").textContent = announceNow ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
     if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
+    access.restart(); // a switch now scans the pop-up's choices: play again, or go back
   }
 
   dialog.querySelector(".educat-end-ok").addEventListener("click", () => {
@@ -221,6 +250,7 @@ export function setUpGame(root) {
     clearMarks(root);
     question.hidden = false;
     question.focus();
+    access.restart();
   }
 
   // "Escolta": the open question once more (the seed had none; a child forgets).
@@ -235,6 +265,8 @@ export function setUpGame(root) {
       clearMarks(root);
       game = rules.start(game);
       posted = false;
+      recordAnnounced = false;
+      if (celebrationBanner) celebrationBanner.hidden = true;
       startedAt = now();
       emit("educat:start");
       question.hidden = true;
@@ -283,7 +315,6 @@ export function setUpGame(root) {
     navigator.sendBeacon(root.dataset.resultUrl, result(isChallenge ? game.lives : undefined));
   });
 
-  setUpAccess(root);
   show();
   window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, {
     state: () => ({
@@ -292,7 +323,7 @@ export function setUpGame(root) {
       answer: isContaCops && target ? target.count : null,
       hits: isChallenge ? game.hits : hits, errors: isChallenge ? game.errors : errors,
       lives: isChallenge ? game.lives : null, record: rules.recordOf(game),
-      time: timeOut ? Number(timeOut.textContent) : null, posted, response: lastResponse, untimed,
+      time: timeOut ? Number(timeOut.textContent) : null, posted, response: lastResponse, untimed, recordAnnounced,
     }),
     frames: () => mover?.frames ?? 0,
     busy: () => mover?.busy ?? 0,

@@ -15,8 +15,48 @@ export function setUpCaseToggle(root) {
   });
 }
 
+const smallestKey = 64; // px: every target on a child's page
+const largestKey = 220;
+const keyGap = 5; // as .educat-lesson .educat-grid's gap
+
+/**
+ * The columns and key size that show `count` keys as large as a `width` × `height` box allows; when even
+ * 64 px keys cannot all fit, as many 64 px columns as the width holds (the box then scrolls). Pure.
+ */
+export function keyLayout(count, width, height, gap = keyGap) {
+  let best = { columns: 1, size: 0 };
+  for (let columns = 1; columns <= Math.max(1, count); columns += 1) {
+    const rows = Math.ceil(count / columns);
+    const size = Math.min((width - gap * (columns - 1)) / columns, (height - gap * (rows - 1)) / rows);
+    if (size > best.size) best = { columns, size };
+  }
+  if (best.size < smallestKey) {
+    return { columns: Math.max(1, Math.floor((width + gap) / (smallestKey + gap))), size: smallestKey, fits: false };
+  }
+  return { columns: best.columns, size: Math.floor(Math.min(best.size, largestKey)), fits: true };
+}
+
+/** Sizes the lesson's keys to the space the page leaves them, again whenever that space changes. */
+function fitKeys(grid) {
+  const layout = () => {
+    const style = getComputedStyle(grid);
+    const width = grid.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const height = grid.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+    if (width <= 0 || height <= 0) return;
+    // A pixel to spare each way: keys that fill the box to the last fraction would make it scroll.
+    const { columns, size } = keyLayout(grid.children.length, width - 1, height - 1);
+    grid.style.setProperty("--educat-cols", String(columns));
+    grid.style.setProperty("--educat-key", `${size}px`);
+  };
+  layout();
+  if (window.ResizeObserver) new ResizeObserver(layout).observe(grid);
+  else addEventListener("resize", layout);
+}
+
 export function setUpLesson(root) {
   root.querySelectorAll(".educat-key").forEach((key) => key.addEventListener("click", () => say(key.dataset.clip)));
+  const grid = root.querySelector(".educat-grid");
+  if (grid) fitKeys(grid);
 
   setUpCaseToggle(root);
   setUpAccess(root);

@@ -6,6 +6,9 @@ const voice = new Audio();
 voice.preload = "auto";
 /** Every clip asked for, in order: what tests listen to. */
 export const played = [];
+/** Every clip the browser actually started playing (its "playing" event), as absolute URLs. */
+export const heard = [];
+voice.addEventListener("playing", () => heard.push(voice.src));
 
 let queue = [];
 

@@ -91,10 +91,11 @@ enum EduCATPlausibility {
         return nil
     }
 
-    /// Only a challenge played to its end (the child saw the pop-up) may set a record; one left
-    /// half-way is kept as a result and never beats the record.
+    /// Only a record the child was shown is stored: a challenge played to its end (the pop-up seen),
+    /// or one left half-way after the game celebrated the record as it was beaten (`recordAnnounced`).
+    /// A challenge left half-way without that is kept as a result and never beats the record.
     static func maySetRecord(_ result: EduCATResult) -> Bool {
-        result.mode == .challenge && result.livesLeft == 0
+        result.mode == .challenge && (result.livesLeft == 0 || result.recordAnnounced)
     }
 }
 

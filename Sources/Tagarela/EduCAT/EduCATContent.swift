@@ -10,6 +10,9 @@ struct EduCATPack: Decodable, Sendable {
         let symbol: String
         /// What the voice says: "set", "be" (letters by their names).
         let spoken: String
+        /// The clip's file name when it is not the generated clip of `spoken` (a clinician's addition,
+        /// possibly recorded); never in a pack's file.
+        var clip: String? = nil
     }
 
     struct Word: Decodable, Sendable {
@@ -17,6 +20,8 @@ struct EduCATPack: Decodable, Sendable {
         let syllables: [String]
         /// An OpenMoji hexcode listed in Data/pictograms.json.
         let pictogram: String
+        /// As `Item.clip`: a clinician's word says this clip (perhaps their own recording).
+        var clip: String? = nil
 
         var syllableCount: Int { syllables.count }
         /// "CA - SA", as the seed shows it.
@@ -80,6 +85,9 @@ struct EduCATPack: Decodable, Sendable {
 
     /// The URL of the pre-generated clip saying `text`.
     func clipURL(_ text: String) -> String { PlanEndpoints.audio.path(SpeechAudio.fileName(text: text, voice: voice)) }
+
+    /// The URL of a clip file named in the database (a clinician's item), else of the generated clip of `text`.
+    func clipURL(_ text: String, stored clip: String?) -> String { clip.map { PlanEndpoints.audio.path($0) } ?? clipURL(text) }
 
     /// What is wrong with the pack's data (empty when it is sound): the checks the tests and the
     /// audio step run. `pictograms` are the hexcodes that can be shown.

@@ -13,5 +13,8 @@ enum EduCATEndpoints {
     static let addItem = Endpoint<Int64>(.post, "/patients/:id/educat/items", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let removeItem = Endpoint<Int64, Int64>(.post, "/patients/:id/educat/items/:item/delete",
                                                    .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// A new recorded voice for a word or letter the clinician added (or back to the generated one).
+    static let replaceClip = Endpoint<Int64, Int64>(.post, "/patients/:id/educat/items/:item/clip",
+                                                    .signedIn([.clinician], clinicianSpecialty: .speech))
     static let saveSettings = Endpoint<Int64>(.post, "/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

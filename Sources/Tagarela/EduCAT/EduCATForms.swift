@@ -8,11 +8,11 @@ extension EduCATPack {
         let known = Set(words.map(\.word))
         pack.words += items.filter { $0.area == EduCATArea.contaCops.rawValue && !known.contains($0.text) }.compactMap { item in
             guard let syllables = item.syllables, let pictogram = item.pictogram else { return nil }
-            return Word(word: item.text, syllables: syllables.split(separator: "-").map(String.init), pictogram: pictogram)
+            return Word(word: item.text, syllables: syllables.split(separator: "-").map(String.init), pictogram: pictogram, clip: item.clip)
         }
         let letters = Set(alphabet.map(\.symbol) + extraLetterItems.map(\.symbol))
         pack.addedLetterItems = items.filter { $0.area == EduCATArea.alphabet.rawValue && !letters.contains($0.text) }
-            .map { Item(symbol: $0.text, spoken: $0.spoken) }
+            .map { Item(symbol: $0.text, spoken: $0.spoken, clip: $0.clip) }
         return pack
     }
 }

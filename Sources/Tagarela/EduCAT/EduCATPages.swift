@@ -36,6 +36,8 @@ struct EduCATMenuPage: PageModel {
 
     let bar: EduCATBar
     let entries: [Entry]
+    /// The patient's access method: the menus scan like the games.
+    let play: EduCATPlayView
 }
 
 struct EduCATRecordsPage: PageModel {
@@ -47,6 +49,7 @@ struct EduCATRecordsPage: PageModel {
 
     let bar: EduCATBar
     let records: [Record]
+    let play: EduCATPlayView
 }
 
 struct EduCATInformationPage: PageModel {
@@ -54,6 +57,7 @@ struct EduCATInformationPage: PageModel {
     let text: String
     let clip: String
     let listen: String
+    let play: EduCATPlayView
 }
 
 /// A number, vowel or letter as a button: what it shows, its lower-case form and its clip.
@@ -69,7 +73,7 @@ struct EduCATItemView: PageModel {
     init(_ item: EduCATPack.Item, pack: EduCATPack, area: EduCATArea) {
         symbol = item.symbol
         upper = item.symbol.uppercased()
-        clip = pack.clipURL(item.spoken)
+        clip = pack.clipURL(item.spoken, stored: item.clip)
         quantity = area == .numbers ? Int(item.symbol) : nil
         hasQuantity = quantity != nil
         dots = String(repeating: "●", count: quantity ?? 0)
@@ -91,7 +95,7 @@ struct EduCATWordView: PageModel {
         pictureURL = PlanEndpoints.pictogram.path("\(word.pictogram).svg")
         syllablesText = word.syllablesText
         count = word.syllableCount
-        clip = pack.clipURL(word.word)
+        clip = pack.clipURL(word.word, stored: word.clip)
         syllablesClip = pack.clipURL(word.syllabifiedReading)
         countClip = pack.clipURL(pack.numbers[word.syllableCount].spoken)
     }
@@ -342,6 +346,7 @@ struct EduCATSettingsPage: PageModel {
     }
 
     struct AddedRow: PageModel {
+        let id: Int64
         let area: String
         let text: String
         let detail: String
@@ -349,6 +354,13 @@ struct EduCATSettingsPage: PageModel {
         let language: String
         let lang: String
         let removeURL: String
+        /// Its voice: where to listen, whether it is a recording, where a new one goes.
+        let clipURL: String
+        let isRecorded: Bool
+        let voiceLabel: String
+        let replaceURL: String
+        let replaceLabel: String
+        let clipError: String?
     }
 
     let patientName: String
@@ -366,7 +378,8 @@ struct EduCATSettingsPage: PageModel {
     let itemLanguages: [SelectOption]
     let added: [AddedRow]
 
-    init(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, context: RequestContext) {
+    init(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, clipError: (Int64, String)? = nil,
+         context: RequestContext) {
         let t = context.t
         patientName = data.patientName
         resultsURL = EduCATEndpoints.results.path(data.patientId)
@@ -394,11 +407,16 @@ struct EduCATSettingsPage: PageModel {
         }
         itemLanguages = EduCATContent.languages.map { SelectOption(value: $0, label: t["educat_language_\($0)"], isSelected: itemForm["language"] == $0) }
         added = data.added.map { item in
-            AddedRow(area: EduCATArea(rawValue: item.area).map { t["educat_area_\($0.labelKey)"] } ?? item.area, text: item.text,
+            AddedRow(id: item.id, area: EduCATArea(rawValue: item.area).map { t["educat_area_\($0.labelKey)"] } ?? item.area, text: item.text,
                      detail: item.syllables.map { $0.uppercased().replacingOccurrences(of: "-", with: " - ") } ?? item.spoken,
                      pictureURL: item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
                      language: t["educat_language_\(item.language)"], lang: item.language,
-                     removeURL: EduCATEndpoints.removeItem.path(data.patientId, item.id))
+                     removeURL: EduCATEndpoints.removeItem.path(data.patientId, item.id),
+                     clipURL: PlanEndpoints.audio.path(item.clip), isRecorded: EduCATClips.isRecording(item.clip),
+                     voiceLabel: t[EduCATClips.isRecording(item.clip) ? "ep_item_recorded" : "ep_item_generated"],
+                     replaceURL: EduCATEndpoints.replaceClip.path(data.patientId, item.id),
+                     replaceLabel: t("ep_item_new_clip", ["text": item.text]),
+                     clipError: clipError.flatMap { $0.0 == item.id ? $0.1 : nil })
         }
     }
 }

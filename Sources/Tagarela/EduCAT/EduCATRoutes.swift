@@ -19,6 +19,7 @@ enum EduCATRoutes {
         router.write(EduCATEndpoints.postAnswers, postAnswers)
         router.write(EduCATEndpoints.addItem, preparing: .media, makeClips, addItem)
         router.write(EduCATEndpoints.removeItem, removeItem)
+        EduCATClipRoutes.add(to: &router)
     }
 
     /// The child's pack (see `EduCATLanguage.pack`) with the clinician's added words and letters,
@@ -36,35 +37,37 @@ enum EduCATRoutes {
     }
 
     @Sendable static func menu(_ context: RequestContext, _ db: Database) throws -> Reply {
-        let (pack, _) = try player(context, db)
+        let (pack, player) = try player(context, db)
         let entries = [("numbers", EduCATArea.numbers.rawValue), ("letters", "letters"), ("contaCops", EduCATArea.contaCops.rawValue),
                        ("records", "records"), ("information", "information")]
         return .page("educat/menu", title: "educat_title", EduCATMenuPage(
             bar: EduCATBar(pack, title: pack.label("title"), back: DashboardEndpoints.patient.path(), help: .menu, context.t),
-            entries: entries.map { EduCATMenuPage.Entry(key: $0.0, label: pack.label($0.0), href: EduCATEndpoints.screen.path($0.1)) }))
+            entries: entries.map { EduCATMenuPage.Entry(key: $0.0, label: pack.label($0.0), href: EduCATEndpoints.screen.path($0.1)) },
+            play: EduCATPlayView(pack: pack, access: player.access)))
     }
 
     @Sendable static func screen(_ context: RequestContext, _ db: Database, _ name: String) throws -> Reply {
         let (pack, player) = try player(context, db)
         let t = context.t
         let home = EduCATEndpoints.menu.path()
+        let play = EduCATPlayView(pack: pack, access: player.access)
         switch name {
         case "letters":
             return .page("educat/menu", title: "educat_title", EduCATMenuPage(
                 bar: EduCATBar(pack, title: pack.label("letters"), back: home, help: .letters, t),
                 entries: [EduCATArea.vowels, .alphabet].map {
                     EduCATMenuPage.Entry(key: $0.labelKey, label: pack.label($0.labelKey), href: EduCATEndpoints.screen.path($0.rawValue))
-                }))
+                }, play: play))
         case "records":
             return .page("educat/records", title: "educat_title", EduCATRecordsPage(
                 bar: EduCATBar(pack, title: pack.label("records"), back: home, help: .records, t),
                 records: [EduCATArea.numbers, .alphabet, .vowels, .contaCops].map {
                     EduCATRecordsPage.Record(area: $0.rawValue, label: pack.label($0.labelKey), value: player.records[$0] ?? 0)
-                }))
+                }, play: play))
         case "information":
             return .page("educat/information", title: "educat_title", EduCATInformationPage(
                 bar: EduCATBar(pack, title: pack.label("information"), back: home, help: nil, t),
-                text: pack.information, clip: pack.clipURL(pack.information), listen: pack.label("listen")))
+                text: pack.information, clip: pack.clipURL(pack.information), listen: pack.label("listen"), play: play))
         default:
             guard let area = EduCATArea(rawValue: name) else { throw AppError.notFound }
             let help: EduCATScreen = switch area {
@@ -78,7 +81,7 @@ enum EduCATRoutes {
                 bar: EduCATBar(pack, title: pack.label(area.labelKey), back: back, help: help, t),
                 entries: ["lesson", "game"].map {
                     EduCATMenuPage.Entry(key: $0, label: pack.label($0), href: EduCATEndpoints.activity.path(area.rawValue, $0))
-                }))
+                }, play: play))
         }
     }
 
@@ -157,10 +160,10 @@ enum EduCATRoutes {
                             form: nil, itemForm: nil, context: context)
     }
 
-    static func settingsPage(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, status: Status = .ok,
-                             context: RequestContext) -> Reply {
-        .page("educat/settings", title: "educat_settings_title", EduCATSettingsPage(data, form: form, itemForm: itemForm, context: context),
-              status: status)
+    static func settingsPage(_ data: EduCATQueries.Settings, form: FormState?, itemForm: FormState?, clipError: (Int64, String)? = nil,
+                             status: Status = .ok, context: RequestContext) -> Reply {
+        .page("educat/settings", title: "educat_settings_title",
+              EduCATSettingsPage(data, form: form, itemForm: itemForm, clipError: clipError, context: context), status: status)
     }
 
     @Sendable static func saveSettings(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
@@ -178,18 +181,32 @@ enum EduCATRoutes {
     }
 
     /// The clips of a word or letter the clinician adds, made with the chosen pack's voice before the
-    /// write (the form is checked again in the write, where the patient is known).
+    /// write (the form is checked again in the write, where the patient is known). A recorded voice sent
+    /// with it is normalised by ffmpeg (`SpeechAudio.normalise`) and plays instead of the generated one;
+    /// the generated clip is made all the same, so the clinician can go back to it.
     @Sendable static func makeClips(_ context: RequestContext, _ patientId: Int64) throws -> Step<EduCATItemForm.Prepared> {
         let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
         var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
-        guard let item = EduCATItemForm.read(&form, pictograms: context.pictograms, t: context.t) else { return .next(.refused(form)) }
+        let upload = context.request.file(named: "audio").flatMap { $0.size > 0 ? $0 : nil }
+        guard let item = EduCATItemForm.read(&form, pictograms: context.pictograms, t: context.t) else {
+            // A file input cannot be filled in again: say so rather than lose the recording silently.
+            if upload != nil { form.fail("audio", context.t["ep_error_audio_again"]) }
+            return .next(.refused(form))
+        }
         let pack = content.pack(item.language)
+        let generated: String
         do {
-            let clip = try context.speech.clip(text: item.spoken, voice: pack.voice)
+            generated = try context.speech.clip(text: item.spoken, voice: pack.voice)
             if let word = item.word { _ = try context.speech.clip(text: word.syllabifiedReading, voice: pack.voice) }
-            return .next(.ready(item, clip: clip))
         } catch {
             form.fail("text", context.t["educat_error_clip"])
+            return .next(.refused(form))
+        }
+        guard let upload else { return .next(.ready(item, clip: generated)) }
+        do {
+            return .next(.ready(item, clip: try context.speech.normalise(recordingAt: upload.temporaryPath)))
+        } catch {
+            form.fail("audio", context.t["ep_error_audio"])
             return .next(.refused(form))
         }
     }
@@ -197,7 +214,11 @@ enum EduCATRoutes {
     @Sendable static func addItem(_ context: RequestContext, _ db: Database, _ prepared: EduCATItemForm.Prepared,
                                   _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        let patient: Patient
+        do { patient = try PatientScope.find(patientId, visibleTo: actor, db) } catch {
+            if case .ready(_, let clip) = prepared { EduCATClips.discard(clip, context.speech) }
+            throw error
+        }
         func refuse(_ form: FormState) throws -> Reply {
             settingsPage(try EduCATQueries.settings(patientId: patient.userId, visibleTo: actor, interface: context.locale.rawValue, db),
                          form: nil, itemForm: form, status: .unprocessableContent, context: context)
@@ -209,6 +230,7 @@ enum EduCATRoutes {
                                               syllables: item.word.map { $0.syllables.joined(separator: "-") },
                                               pictogram: item.word?.pictogram, clip: clip, language: item.language)
             guard try EduCATStore.add(added, patientId: patient.userId, by: actor.userId, at: context.now, audit: context.audit, db) else {
+                EduCATClips.discard(clip, context.speech)
                 var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
                 form.fail("text", context.t["educat_error_item_twice"])
                 return try refuse(form)
@@ -220,7 +242,9 @@ enum EduCATRoutes {
     @Sendable static func removeItem(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ itemId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        let clip = try EduCATStore.clip(ofItem: itemId, patientId: patient.userId, db)
         guard try EduCATStore.removeItem(itemId, patientId: patient.userId, audit: context.audit, db) else { throw AppError.notFound }
+        if let clip { EduCATClips.discard(clip, context.speech) }
         return .redirect(to: EduCATEndpoints.settings.path(patient.userId), flash: "educat_item_removed")
     }
 }

@@ -108,6 +108,9 @@ struct EduCATResult: Sendable, Equatable {
     let livesAtStart: Int?
     let livesLeft: Int?
     let secondsPerQuestion: Int?
+    /// Challenge only: the page celebrated a new record during the game (`announced=1`), so a game
+    /// left half-way after it may keep the record the child was told of.
+    var recordAnnounced = false
 
     static let maxAnswers = 10_000
     static let maxDuration = 24 * 3600
@@ -135,7 +138,8 @@ struct EduCATResult: Sendable, Equatable {
         else { return .failure(.lives) }
         guard let seconds = whole("seconds"), EduCATSettings.secondsRange.contains(seconds) else { return .failure(.seconds) }
         return .success(EduCATResult(area: area, mode: mode, hits: hits, errors: errors, durationSeconds: duration,
-                                     livesAtStart: start, livesLeft: left, secondsPerQuestion: seconds))
+                                     livesAtStart: start, livesLeft: left, secondsPerQuestion: seconds,
+                                     recordAnnounced: fields["announced"] == "1"))
     }
 }
 
