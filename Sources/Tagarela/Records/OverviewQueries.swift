@@ -77,7 +77,7 @@ enum OverviewQueries {
         let parts = calendar.dateComponents([.hour, .minute], from: now)
         record.today = ISODate.string(now, timeZone: timeZone)
         record.nowTime = String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
-        record.goals = try GoalQueries.progress(ofPatients: [id], today: to, db)[id] ?? []
+        record.goals = try GoalQueries.progress(ofPatients: [id], today: to, timeZone: timeZone, db)[id] ?? []
         if sections.speech {
             try readBoards(id, into: &record, recentFrom: recentFrom, timeZone: timeZone, now: now, db)
             try readNotes(id, for: actor, limit: noteLimit, into: &record, db)
