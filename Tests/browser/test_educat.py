@@ -547,15 +547,19 @@ def choose_by_switch(page, wanted, step_ms):
     raise AssertionError(f"the scan never reached {wanted}")
 
 
-def test_a_challenge_played_with_one_switch_by_scanning_scores_a_hit(demo_server, page):
-    # The tutor sets Carla's access method: automatic row-column scanning with one switch.
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/patients/7/access")
+def scanning_carla(page, server):
+    """The tutor sets Carla's access method (row-column scanning, one switch) and opens patient mode."""
+    log_in(page, server, "bruno")
+    page.get(server.url + "/patients/7/access")
     page.find_element(By.CSS_SELECTOR, "input[name=scanning][value=row-column]").click()
     page.find_element(By.CSS_SELECTOR, "input[name=switches][value=one]").click()
     submit(page)
-    page.get(demo_server.url + "/tutor")
+    page.get(server.url + "/tutor")
     click_and_wait(page, page.find_element(By.XPATH, "//button[normalize-space()='Abrir modo paciente']"))
+
+
+def test_a_challenge_played_with_one_switch_by_scanning_scores_a_hit(demo_server, page):
+    scanning_carla(page, demo_server)
     visit(page, demo_server, "/educat/numbers/challenge")
     hold_clock(page)
     root = page.find_element(By.ID, "educat")

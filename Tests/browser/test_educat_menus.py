@@ -10,21 +10,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_accounts import click_and_wait, log_in, path_of, submit
+from test_accounts import log_in, path_of, submit
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
 from test_educat import (SCREENS, advance, educat_audio, end_dialog, hold_clock, item, marks, open_patient_mode,  # noqa: F401
-                         played, state, visit, wrong_item)
-
-
-def scanning_carla(page, server):
-    """The tutor sets Carla's access method (row-column scanning, one switch) and opens patient mode."""
-    log_in(page, server, "bruno")
-    page.get(server.url + "/patients/7/access")
-    page.find_element(By.CSS_SELECTOR, "input[name=scanning][value=row-column]").click()
-    page.find_element(By.CSS_SELECTOR, "input[name=switches][value=one]").click()
-    submit(page)
-    page.get(server.url + "/tutor")
-    click_and_wait(page, page.find_element(By.XPATH, "//button[normalize-space()='Abrir modo paciente']"))
+                         played, scanning_carla, state, visit, wrong_item)
 
 
 def scanned(page, server, path):
