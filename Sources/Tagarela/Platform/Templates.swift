@@ -72,7 +72,7 @@ public struct Templates: Sendable {
     }
 
     // `{{t.key}}`, not `{{{t.key}}}` nor a section.
-    nonisolated(unsafe) private static let textTag = try! NSRegularExpression(
+    private static let textTag = try! NSRegularExpression(
         pattern: #"(?<!\{)\{\{\s*t\.([A-Za-z0-9_]+)\s*\}\}(?!\})"#)
 
     /// `template` with every `{{t.key}}` replaced by its text in `translator`'s language, escaped as the
