@@ -81,4 +81,14 @@ import Testing
         let keyed = names.map { (key: WorklistRules.nameKey($0), name: $0) }.sorted(by: WorklistRules.precedes).map(\.name)
         #expect(keyed == localized)
     }
+
+    /// Remembered keys are the keys, and a full memory starts over without answering wrong.
+    @Test func foldedNamesAreRememberedAndBounded() {
+        let names = ["Ána", "Ødegaard", "Straße", "Zé", "Çião", "Ana-Maria"]
+        let folded = FoldedNames(capacity: 4)
+        for _ in 0..<3 {
+            #expect(names.map(folded.key) == names.map(WorklistRules.nameKey))
+        }
+        #expect(folded.count <= 4)
+    }
 }

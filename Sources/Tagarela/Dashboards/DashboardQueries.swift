@@ -26,11 +26,13 @@ enum DashboardQueries {
                           timeZone: TimeZone, shown: Int, _ db: Database) throws -> Clinician {
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
         let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
-        let signals = worklistSignals(actor, matching: search, now: now, notesSince: nowInstant.addingTimeInterval(-30 * 86_400),
-                                      goalsBehind: behind, scope: scope)
+        let notesSince = nowInstant.addingTimeInterval(-30 * 86_400)
+        let signals = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope,
+                                      forCards: false)
         // Every patient's weight (`WorklistRules.weightSQL`) and what the nutrition list sorts by. The signals
         // are materialized: flattened, each mention of a column in the weight ran its subquery again (3×
-        // slower). The cards' other fields are read for the rows shown only.
+        // slower). The cards' other fields (tutors, pending meals…) are read for the rows shown only: for
+        // 500 patients they were a fifth of this statement.
         struct Ranked {
             let id: Int64
             let name: String
@@ -46,7 +48,7 @@ enum DashboardQueries {
             """, arguments: signals.arguments, cached: true))
         while let row = try cursor.next() {
             let answered: Int = row[5]
-            ranked.append(Ranked(id: row[0], name: row[1], nameKey: WorklistRules.nameKey(row[1]), weight: row[2], overdue: row[3],
+            ranked.append(Ranked(id: row[0], name: row[1], nameKey: nameKeys.key(row[1]), weight: row[2], overdue: row[3],
                                  rate: answered > 0 ? Double(row[4] as Int) / Double(answered) : nil))
         }
         // Names compare by `WorklistRules.nameKey` (Foundation's localized comparison, folded once per name):
@@ -59,10 +61,11 @@ enum DashboardQueries {
             ? ranked.sorted { ($1.overdue, $0.rate ?? 2, $0.name) < ($0.overdue, $1.rate ?? 2, $1.name) }.prefix(shown) : []
         // Then the rows shown, with all their signals and what their cards say.
         let ids = Set(attention.map(\.id) + others.map(\.id) + nutrition.map(\.id))
-        var arguments = signals.arguments
+        let cards = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope)
+        var arguments = cards.arguments
         arguments += ["ids": "[" + ids.map(String.init).joined(separator: ",") + "]"]
         var entries: [Int64: Clinician.Entry] = [:]
-        for row in try Row.fetchAll(db, SQLRequest(sql: "SELECT * FROM (\(signals.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
+        for row in try Row.fetchAll(db, SQLRequest(sql: "SELECT * FROM (\(cards.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
                                                    arguments: arguments, cached: true)) {
             let entry = entry(row, goalsBehind: behind)
             entries[entry.patient.id] = entry
@@ -76,23 +79,25 @@ enum DashboardQueries {
     /// the patient's notes, `meal_queue` for the meals of the last two weeks. Tutor notes count from the
     /// clinician's last opening of the patient, or from `notesSince` when they never opened it. Goals
     /// behind come measured (`GoalQueries.behindCounts`): the column says whether there are any (the
-    /// order needs no more), `entry` puts the count back.
+    /// order needs no more), `entry` puts the count back. Without `forCards`, only what the order
+    /// needs: the card's other columns (birth date, tutors, pending meals…) are nulls and zeros.
     static func worklistSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
-                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope) -> (sql: String, arguments: StatementArguments) {
+                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope,
+                                forCards: Bool = true) -> (sql: String, arguments: StatementArguments) {
         let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
         let from = ISODate.adding(-13, to: now.date)
         let behind = "[" + goalsBehind.keys.map(String.init).joined(separator: ",") + "]"
         let meals = scope.nutrition ? """
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'fulfilled' AND m.date BETWEEN :from AND :today) AS fulfilled,
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'not_fulfilled' AND m.date BETWEEN :from AND :today) AS notFulfilled,
-            (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today) AS pending,
+            \(forCards ? """
+                (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today)
+                """ : "0") AS pending,
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today
                 AND (m.date < :today OR m.time < :time)) AS overdueMeals
             """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS pending, 0 AS overdueMeals"
         var sql = """
-            SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
-                   (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
-                    WHERE tp.patientId = p.userId) AS tutorNames,
+            SELECT u.id, u.displayName, \(forCards ? cardColumns : "")
                    :today AS today,
                    p.userId IN (SELECT value FROM json_each(:behind)) AS goalsBehind,
                    EXISTS (SELECT 1 FROM plan WHERE plan.patientId = p.userId) AS hasBoards,
@@ -119,6 +124,17 @@ enum DashboardQueries {
         sql = "SELECT *, fulfilled + notFulfilled AS answered FROM (\(sql))"
         return (sql, StatementArguments(arguments))
     }
+
+    /// What a card shows besides its signals.
+    private static let cardColumns = """
+        u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
+        (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
+         WHERE tp.patientId = p.userId) AS tutorNames,
+        """
+
+    /// Patients' names folded for the order (`WorklistRules.nameKey`, 3 µs each), kept across requests:
+    /// names rarely change, and a clinician of 5 000 patients folded them all on every load.
+    private static let nameKeys = FoldedNames(capacity: 100_000)
 
     private static func entry(_ row: Row, goalsBehind: [Int64: Int]) -> Clinician.Entry {
         let patient = People.PatientSummary(row: row)
