@@ -54,6 +54,7 @@ struct Serve: AsyncParsableCommand {
         await TerminationSignal.wait()
         logger.notice("stopping: finishing requests in flight")
         server.shutdown(gracePeriod: .seconds(30))
+        app.saveBeforeExit()
         logger.notice("stopped")
     }
 }

@@ -60,6 +60,8 @@ public struct SessionPolicy: Sendable {
     public var absoluteLifetime: TimeInterval = 7 * 24 * 60 * 60
     /// `lastSeenAt` is written at most this often, to keep page views from writing on every request.
     public var touchInterval: TimeInterval = 60
+    /// Touches are written together, one transaction at most this often (`SessionTouches`).
+    public var touchBatchInterval: Duration = .seconds(1)
 
     public init() {}
 
@@ -72,6 +74,13 @@ public struct SessionPolicy: Sendable {
 struct SignedIn: Sendable {
     let session: Session
     let user: User
+
+    /// The same, last seen at `date`.
+    func seen(at date: Date) -> SignedIn {
+        var session = session
+        session.lastSeenAt = date
+        return SignedIn(session: session, user: user)
+    }
 }
 
 enum SessionStore {
@@ -91,17 +100,22 @@ enum SessionStore {
     }
 
     /// The live session for a cookie token, or nil when it is unknown, idle too long, past its
-    /// lifetime, or its user was deactivated. Expired sessions are deleted on sight.
-    static func resolve(token: String, at now: Date, policy: SessionPolicy, _ pool: DatabasePool) throws -> SignedIn? {
+    /// lifetime, or its user was deactivated. Expired sessions are deleted on sight. A touch noted in
+    /// `touches` and not yet written counts as written.
+    static func resolve(token: String, at now: Date, policy: SessionPolicy, touches: SessionTouches,
+                        _ pool: DatabasePool) throws -> SignedIn? {
         let hash = Token.hash(token)
-        let found = try pool.read { db -> SignedIn? in
+        let read = try pool.read { db -> SignedIn? in
             guard let session = try Session.fetchOne(db, SQLRequest<Session>(
                       sql: "SELECT * FROM session WHERE tokenHash = ?", arguments: [hash], cached: true)),
                   let user = try User.find(session.userId, db)
             else { return nil }
             return SignedIn(session: session, user: user)
         }
-        guard let found else { return nil }
+        guard var found = read else { return nil }
+        if let noted = touches.latest(found.session.id!), noted > found.session.lastSeenAt {
+            found = found.seen(at: noted)
+        }
         guard isLive(found, at: now, policy: policy) else {
             do {
                 _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
@@ -109,11 +123,9 @@ enum SessionStore {
             return nil
         }
         guard needsTouch(found, at: now, policy: policy) else { return found }
-        try touch(found, at: now, pool)
-        // What the session now says, so a cached copy does not write the same touch again.
-        var touched = found.session
-        touched.lastSeenAt = now
-        return SignedIn(session: touched, user: found.user)
+        try touch(found, at: now, touches, pool)
+        // What the session now says, so a cached copy does not note the same touch again.
+        return found.seen(at: now)
     }
 
     /// Whether a session found earlier still counts at `now`. Pure.
@@ -127,12 +139,13 @@ enum SessionStore {
         now.timeIntervalSince(signedIn.session.lastSeenAt) >= policy.touchInterval
     }
 
-    /// Best effort: on a full disk the session still works for reading (the next touch catches up).
-    static func touch(_ signedIn: SignedIn, at now: Date, _ pool: DatabasePool) throws {
+    /// Notes that the session was seen at `now`, and writes the batch of touches when one is due
+    /// (`SessionTouches`). Best effort: on a full disk the session still works for reading, and the
+    /// touches wait for the next batch.
+    static func touch(_ signedIn: SignedIn, at now: Date, _ touches: SessionTouches, _ pool: DatabasePool) throws {
+        guard touches.note(signedIn.session.id!, at: now) else { return }
         do {
-            try pool.write { db in
-                try db.execute(sql: "UPDATE session SET lastSeenAt = ? WHERE id = ?", arguments: [now, signedIn.session.id])
-            }
+            try touches.flush(pool)
         } catch where StorageFull.matches(error) {}
     }
 

@@ -35,6 +35,8 @@ public final class App: Responder {
     let cache = ReadCache()
     /// One-time keys of create forms already sent, so a double submit stores once.
     let submittedForms = SubmittedForms()
+    /// Sessions' `lastSeenAt`, written in batches rather than a write per touch.
+    let sessionTouches: SessionTouches
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
@@ -127,6 +129,7 @@ public final class App: Responder {
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)
         self.pictograms = pictograms
+        self.sessionTouches = SessionTouches(flushInterval: configuration.sessions.touchBatchInterval)
         self.decoyHash = passwords.hash(Token.make())
     }
 
@@ -244,18 +247,25 @@ public final class App: Responder {
         }
     }
 
+    /// Writes what is kept only in memory between batches (sessions' last-seen times); call it once the
+    /// server has stopped taking requests.
+    public func saveBeforeExit() {
+        try? sessionTouches.flush(database)
+    }
+
     /// The session of a cookie token and who acts in it (the patient, in patient mode), from `cache`
     /// when it holds them, else from the database.
     private func signedInActor(token: String, generation: UInt64) throws -> (SignedIn, Actor)? {
         let now = clock()
         if let cached = cache.session(for: token), SessionStore.isLive(cached.signedIn, at: now, policy: configuration.sessions) {
             if SessionStore.needsTouch(cached.signedIn, at: now, policy: configuration.sessions) {
-                try SessionStore.touch(cached.signedIn, at: now, database)
+                try SessionStore.touch(cached.signedIn, at: now, sessionTouches, database)
                 cache.touch(token: token, at: now)
             }
             return (cached.signedIn, cached.actor)
         }
-        guard let signedIn = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions, database)
+        guard let signedIn = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions, touches: sessionTouches,
+                                                      database)
         else { return nil }
         var actor = Actor(user: signedIn.user)
         if let patientId = signedIn.session.patientModeFor, let found = try database.read({ db in
