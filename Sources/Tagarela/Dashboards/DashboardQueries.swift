@@ -80,7 +80,7 @@ enum DashboardQueries {
     /// clinician's last opening of the patient, or from `notesSince` when they never opened it. Goals
     /// behind come measured (`GoalQueries.behindCounts`): the column says whether there are any (the
     /// order needs no more), `entry` puts the count back. Without `forCards`, only what the order
-    /// needs: the card's other columns (birth date, tutors, pending meals…) are nulls and zeros.
+    /// needs: the card's other columns (birth date, tutors…) are left out and pending meals count 0.
     static func worklistSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
                                 goalsBehind: [Int64: Int], scope: WorklistRules.Scope,
                                 forCards: Bool = true) -> (sql: String, arguments: StatementArguments) {
