@@ -36,6 +36,16 @@ def path_of(page):
     return "/" + page.current_url.split("/", 3)[3]
 
 
+def open_carlas_board(page, server, board="Palavras principais"):
+    """Bruno, Carla's tutor, opens patient mode on her board `board`; returns her page's URL."""
+    log_in(page, server, "bruno")
+    page.get(server.url + "/tutor")
+    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
+    page.get(carla + "/plans")
+    click_and_wait(page, page.find_elements(By.XPATH, f"//li[.//strong[text()='{board}']]//button")[0])
+    return carla
+
+
 @pytest.mark.parametrize("username,home,heading", [
     ("admin", "/admin", "Olá, Administração"),
     ("ana", "/clinician", "Olá, Ana Souza"),

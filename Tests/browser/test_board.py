@@ -8,16 +8,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import serious_accessibility_violations
-from test_accounts import click_and_wait, log_in, path_of, submit
+from test_accounts import click_and_wait, log_in, open_carlas_board, path_of, submit
 
 
 def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, page):
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    open_buttons = page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")
-    click_and_wait(page, open_buttons[0])
+    carla = open_carlas_board(page, demo_server)
     assert path_of(page).startswith("/play/")
     WebDriverWait(page, 10).until(lambda p: p.execute_script(
         "return Array.from(document.querySelectorAll('.cell[data-audio]')).length >= 3"))
@@ -75,11 +70,7 @@ def test_a_clinician_records_a_symbols_voice_in_the_browser(demo_server, page):
 
 
 def test_taps_made_after_the_session_ended_wait_for_the_next_session(demo_server, page):
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    open_carlas_board(page, demo_server)
     WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
 
     page.delete_cookie("tagarela_session")  # the tablet slept past the session's lifetime

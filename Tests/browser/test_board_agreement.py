@@ -7,7 +7,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_accounts import click_and_wait, log_in, path_of
+from test_accounts import open_carlas_board, path_of
 
 # Every clip the page starts, by its src, in order.
 RECORD_PLAYS = """
@@ -31,11 +31,7 @@ def strip(page):
 
 
 def test_the_board_strip_shows_and_plays_the_form_that_agrees(demo_server, page):
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Meu dia']]//button")[0])
+    open_carlas_board(page, demo_server, "Meu dia")
     assert path_of(page).startswith("/play/")
     WebDriverWait(page, 10).until(lambda p: p.find_elements(By.CSS_SELECTOR, ".cell[data-label='querer'][data-word]"))
     forms = json.loads(cell(page, "querer").get_attribute("data-word"))["f"]

@@ -18,7 +18,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import serious_accessibility_violations
-from test_accounts import click_and_wait, log_in, path_of
+from test_accounts import click_and_wait, log_in, open_carlas_board, path_of
 
 SCREENS = os.environ.get("TAGARELA_SCREENS")  # a folder: screenshots to look at, when set
 SIZES = [(360, 740), (1280, 800)]
@@ -147,11 +147,7 @@ def test_a_set_imports_with_its_progress_shown_and_lands_on_its_counts(demo_serv
 
 
 def test_an_adult_turns_modeling_on_taps_and_the_history_shows_it_as_modeling(demo_server, page):
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    carla = open_carlas_board(page, demo_server)
     board = path_of(page)
     assert board.startswith("/play/")
     switch = page.find_element(By.CSS_SELECTOR, "button[role=switch]")

@@ -12,21 +12,12 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import RunningServer
 from test_faults import Client
-from test_accounts import click_and_wait, log_in, path_of
+from test_accounts import click_and_wait, log_in, open_carlas_board, path_of
 from test_timer import choose_timer, seconds_left
 
 OFFLINE = {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
 ONLINE = {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1}
 
-
-def open_carlas_board(page, server):
-    """Bruno, Carla's tutor, opens patient mode on her board "Palavras principais"; returns her page's URL."""
-    log_in(page, server, "bruno")
-    page.get(server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
-    return carla
 
 
 def wait_until_boards_are_kept(page):

@@ -7,7 +7,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import serious_accessibility_violations
-from test_accounts import click_and_wait, log_in
+from test_accounts import click_and_wait, log_in, open_carlas_board
 
 SCREENS = os.environ.get("TAGARELA_SCREENS")  # a folder (docs/screens): screenshots for the README when set
 
@@ -33,11 +33,7 @@ def seconds_left(page):
 
 
 def test_a_timer_counts_down_carries_on_after_a_reload_pauses_and_rings(demo_server, page):
-    log_in(page, demo_server, "bruno")
-    page.get(demo_server.url + "/tutor")
-    carla = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, ".person h3 a") if "Carla" in a.text][0]
-    page.get(carla + "/plans")
-    click_and_wait(page, page.find_elements(By.XPATH, "//li[.//strong[text()='Palavras principais']]//button")[0])
+    open_carlas_board(page, demo_server)
     page.get(demo_server.url + "/play")
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, "a[href='/timer']"))
     assert serious_accessibility_violations(page) == []
