@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import Testing
 @testable import Tagarela
 
@@ -33,6 +34,27 @@ import Testing
         _ = due.note(999_999, at: seen)
         try due.flush(test.app.database)
         #expect(abs(try Self.session(of: test, "ana").lastSeenAt.timeIntervalSince(seen)) < 0.001, "never moved back")
+    }
+
+    /// Two tabs (or a double tap) noting and writing the same session at once: one batch at a time, the
+    /// latest time wins, nothing fails.
+    @Test func concurrentTouchesKeepTheLatestTime() async throws {
+        let test = try await TestApp()
+        _ = try test.browser(loggedInAs: "ana")
+        let session = try Self.session(of: test, "ana")
+        let id = try #require(session.id)
+        let touches = SessionTouches(flushInterval: .zero)
+        let pool = test.app.database
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 40) { n in
+            if touches.note(id, at: session.lastSeenAt.addingTimeInterval(Double(n + 1))) {
+                do { try touches.flush(pool) } catch { failures.withLock { $0 += 1 } }
+            }
+        }
+        try touches.flush(pool)
+        #expect(failures.withLock { $0 } == 0)
+        #expect(touches.latest(id) == nil)
+        #expect(abs(try Self.session(of: test, "ana").lastSeenAt.timeIntervalSince(session.lastSeenAt.addingTimeInterval(40))) < 0.001)
     }
 
     @Test func aSessionSeenButNotYetWrittenStaysSignedIn() async throws {
