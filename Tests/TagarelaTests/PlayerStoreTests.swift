@@ -178,4 +178,52 @@ import Testing
         let page = try tablet.get("/play/\(plan)")
         #expect(page.status == 200 && page.header("X-Tagarela-DB-Accesses").flatMap(Int.init).map { $0 <= 1 } == true)
     }
+
+    /// The list of boards shows each plan's first picture, read in one statement: what the whole board
+    /// (`BoardScreen`, `SentenceGrammar`) would show first, also when its first cells are empty, a cell
+    /// lies outside the grid, a sentence's first word is gone, or the board has no picture at all.
+    @Test func eachBoardOfTheListShowsItsFirstPicture() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        func expected() throws -> [Int64: String?] {
+            try test.read { db in
+                let plans = try Plan.filter(Column("patientId") == carla).filter(sql: OBFSets.listedToChild).fetchAll(db)
+                return Dictionary(uniqueKeysWithValues: try plans.map { plan in
+                    let first = plan.planType == .sentence
+                        ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol
+                        : try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
+                    return (plan.id!, first?.imageURL)
+                })
+            }
+        }
+        func listed() throws -> [Int64: String?] {
+            Dictionary(uniqueKeysWithValues: try test.read { try PlayerQueries.boards(patientId: carla, $0) }.map { ($0.planId, $0.imageURL) })
+        }
+        let before = try listed()
+        #expect(before.count >= 3 && before.values.allSatisfy { $0 != nil }, "every demo plan of Carla's has a picture")
+        #expect(try before == expected())
+
+        let (board, sentence) = try test.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT id FROM plan WHERE patientId = ? AND name = 'Meu dia'", arguments: [carla])!,
+             try Int64.fetchOne(db, sql: "SELECT id FROM plan WHERE patientId = ? AND type = 'sentence'", arguments: [carla])!)
+        }
+        try test.write { db in
+            // The first two cells emptied, the sentence's first word's symbol deleted.
+            try db.execute(sql: "UPDATE planCell SET symbolId = NULL WHERE planId = ? AND position IN (0, 1)", arguments: [board])
+            let firstWord = try Int64.fetchOne(db, sql: "SELECT symbolId FROM sentenceWord WHERE planId = ? ORDER BY id LIMIT 1", arguments: [sentence])!
+            try db.execute(sql: "DELETE FROM symbol WHERE id = ?", arguments: [firstWord])
+        }
+        let after = try listed()
+        #expect(after[board] != before[board] && after[sentence] != before[sentence], "the next picture stands for them")
+        #expect(try after == expected())
+
+        try test.write { db in
+            // Only a cell beyond the grid keeps a symbol (left from a larger size): the board shows no picture.
+            let kept = try Int64.fetchOne(db, sql: "SELECT symbolId FROM planCell WHERE planId = ? AND symbolId IS NOT NULL LIMIT 1", arguments: [board])!
+            try db.execute(sql: "UPDATE planCell SET symbolId = NULL WHERE planId = ?", arguments: [board])
+            try db.execute(sql: "INSERT OR REPLACE INTO planCell (planId, position, symbolId) VALUES (?, 47, ?)", arguments: [board, kept])
+        }
+        #expect(try listed()[board] == .some(nil))
+        #expect(try listed() == expected())
+    }
 }

@@ -12,13 +12,24 @@ enum PlayerQueries {
 
     /// The patient's plans, latest start first; an imported set is one entry, its root board.
     static func boards(patientId: Int64, _ db: Database) throws -> [Tile] {
-        let plans = try Plan.filter(Column("patientId") == patientId).filter(sql: OBFSets.listedToChild).order(Column("startsOn").desc, Column("id")).fetchAll(db)
-        return try plans.map { plan in
-            let first = plan.planType == .sentence
-                ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol
-                : try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
-            return Tile(planId: plan.id!, name: plan.name, imageURL: first?.imageURL)
+        let plans = try Plan.fetchAll(db, SQLRequest(sql: """
+            SELECT * FROM plan WHERE patientId = ? AND \(OBFSets.listedToChild) ORDER BY startsOn DESC, id
+            """, arguments: [patientId], cached: true))
+        // Each plan's first picture in one statement, not each board read whole (its cells, symbols,
+        // categories and links: 4 statements a board, half of this page's time): a board's first cell
+        // in the grid that has a symbol, a sentence plan's first word.
+        var firstSymbols: [Int64: Symbol] = [:]
+        for row in try Row.fetchAll(db, SQLRequest(sql: """
+            SELECT plan.id, symbol.* FROM plan JOIN symbol ON symbol.id = CASE WHEN plan.type = 'sentence'
+                THEN (SELECT w.symbolId FROM sentenceWord w JOIN symbol s ON s.id = w.symbolId
+                      WHERE w.planId = plan.id ORDER BY w.id LIMIT 1)
+                ELSE (SELECT c.symbolId FROM planCell c JOIN symbol s ON s.id = c.symbolId
+                      WHERE c.planId = plan.id AND c.position < plan.rows * plan.columns ORDER BY c.position LIMIT 1) END
+            WHERE plan.patientId = ?
+            """, arguments: [patientId], adapter: ScopeAdapter(["symbol": SuffixRowAdapter(fromIndex: 1)]), cached: true)) {
+            firstSymbols[row[0]] = try Symbol(row: row.scopes["symbol"]!)
         }
+        return plans.map { Tile(planId: $0.id!, name: $0.name, imageURL: firstSymbols[$0.id!]?.imageURL) }
     }
 
     /// What `/play/:plan` shows: a board (or big symbol), or a sentence plan's builder.

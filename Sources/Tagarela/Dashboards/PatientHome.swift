@@ -28,13 +28,7 @@ struct PatientHomeData: Sendable {
 
     static func fetch(patientId: Int64, today: String, _ t: Translator, _ db: Database) throws -> PatientHomeData {
         var data = PatientHomeData()
-        let plans = try Plan.filter(Column("patientId") == patientId).filter(sql: OBFSets.listedToChild).order(Column("startsOn").desc, Column("id")).fetchAll(db)
-        data.boards = try plans.map { plan in
-            let first = plan.planType == .sentence
-                ? try SentenceGrammar.fetch(planId: plan.id!, db).words.first?.symbol
-                : try BoardScreen.fetch(plan, db).cells.first { $0.symbol != nil }?.symbol
-            return Board(id: plan.id!, name: plan.name, imageURL: first?.imageURL)
-        }
+        data.boards = try PlayerQueries.boards(patientId: patientId, db).map { Board(id: $0.planId, name: $0.name, imageURL: $0.imageURL) }
         (data.isChild, data.hasPlayedGames) = try gameFacts(patientId: patientId, today: today, db)
         data.mealCount = try Meal.filter(Meal.Columns.patientId == patientId).fetchCount(db)
         data.todayMeals = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == today)
@@ -49,9 +43,9 @@ struct PatientHomeData: Sendable {
 
     /// Whether the patient is a child by birth date, and whether they ever played the games.
     static func gameFacts(patientId: Int64, today: String, _ db: Database) throws -> (isChild: Bool, hasPlayed: Bool) {
-        let hasPlayed = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM educatResult WHERE patientId = ?)",
+        let hasPlayed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM educatResult WHERE patientId = ?)"),
                                           arguments: [patientId]) ?? false
-        let birthDate = try String.fetchOne(db, sql: "SELECT birthDate FROM patient WHERE userId = ?", arguments: [patientId])
+        let birthDate = try String.fetchOne(db.cachedStatement(sql: "SELECT birthDate FROM patient WHERE userId = ?"), arguments: [patientId])
         let isChild = birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { $0 < PatientHomeRules.adultAge } ?? false
         return (isChild, hasPlayed)
     }
