@@ -1,0 +1,27 @@
+import Foundation
+import GRDB
+
+/// Rows of values handed to SQLite as one JSON argument, read back with `json_each(?)` and `value ->> n`.
+/// A statement that takes a list this way keeps the same text for any length, so GRDB can keep it
+/// prepared (`cached: true`); one `?` or `VALUES` row per item makes a new statement every time.
+enum SQLiteJSON {
+    /// `[[1, "2026-11-23", null], …]`: integers, reals and texts come back from `->>` as the same SQL
+    /// values (dates as GRDB stores them); blobs are not expected here and travel as null.
+    static func array(of rows: [[DatabaseValueConvertible?]]) -> String {
+        let values: [[Any]] = rows.map { $0.map { value in
+            switch value?.databaseValue.storage {
+            case .int64(let int): int
+            case .double(let double): double
+            case .string(let string): string
+            case .blob, .null, nil: NSNull()
+            }
+        } }
+        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// `[1,2,3]`, for `id IN (SELECT value FROM json_each(?))`.
+    static func list(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
