@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Testing
 @testable import Tagarela
@@ -10,6 +11,15 @@ import Testing
         let file = Endpoint<String>(.get, "/pictograms/:file", .anyone)
         #expect(file.path("a b/c.svg") == "/pictograms/a%20b%2Fc.svg")
         #expect(Endpoint< >(.get, "/", .anyone).path() == "/")
+    }
+
+    @Test func theQuickCheckForPlainSegmentsAgreesWithFoundationOnEveryASCIICharacter() {
+        for byte in UInt8(0)...UInt8(127) {
+            let allowed = CharacterSet.urlPathSegmentAllowed.contains(Unicode.Scalar(byte))
+            #expect(String.isPlainInPathSegment(byte) == allowed, "\(byte)")
+        }
+        #expect("4ab5ffc5992f21b9ac6091a6cfb21f15.mp3".pathSegment == "4ab5ffc5992f21b9ac6091a6cfb21f15.mp3")
+        #expect("maçã 50%.svg".pathSegment == "ma%C3%A7%C3%A3%2050%25.svg")
     }
 
     @Test func aQueryKeepsItsOrderLeavesOutEmptyValuesAndEscapes() {

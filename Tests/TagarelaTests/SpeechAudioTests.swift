@@ -62,6 +62,17 @@ import Testing
         #expect(SpeechAudio.fileName(text: "água", voice: "pt-br") == key + ".mp3")
     }
 
+    /// Clips already on disk are named this way (and sessions are stored under the same hex): it must never change.
+    @Test func theKeyIsTheFirstHalfOfTheSHA256InLowerCaseHex() {
+        #expect(SpeechAudio.key(text: "água", voice: "pt-br") == "4ab5ffc5992f21b9ac6091a6cfb21f15")
+        for padded in ["água ", "\tágua", "\u{00A0}água\u{2029}", "\u{3000}água"] {
+            #expect(SpeechAudio.key(text: padded, voice: "pt-br") == "4ab5ffc5992f21b9ac6091a6cfb21f15")
+        }
+        #expect(SpeechAudio.trimmed("") == "")
+        #expect(SpeechAudio.trimmed(" \n ") == "")
+        #expect([UInt8]([0x00, 0x0f, 0xf0, 0xff]).hexadecimal == "000ff0ff")
+    }
+
     @Test func eachLocaleHasItsVoice() {
         defer { cleanUp() }
         #expect(SpeechAudio.voice(for: .ptBR) == "pt-br")

@@ -49,7 +49,7 @@ struct SpeechAudio: Sendable {
     /// Content address: lowercase hex SHA-256 of "v1\n<voice>\n<text trimmed>", first 32 hex characters.
     static func key(text: String, voice: String) -> String {
         let material = "\(cacheVersion)\n\(voice)\n\(trimmed(text))"
-        let hex = SHA256.hash(data: Data(material.utf8)).map { String(format: "%02x", $0) }.joined()
+        let hex = SHA256.hash(data: Data(material.utf8)).hexadecimal
         return String(hex.prefix(32))
     }
 
@@ -67,7 +67,10 @@ struct SpeechAudio: Sendable {
     }
 
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Pages name dozens of clips and their texts seldom need trimming, which copies them through Foundation.
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        let blank = CharacterSet.whitespacesAndNewlines
+        return blank.contains(first) || blank.contains(last) ? text.trimmingCharacters(in: blank) : text
     }
 
     /// Makes the clip if it is not there yet and returns its file name. Safe to call concurrently

@@ -16,7 +16,7 @@ enum Token {
 
     /// Only this is stored: a stolen database does not hand out live sessions or invitations.
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(token.utf8)).hexadecimal
     }
 
     /// Compares without an early exit, so timing does not reveal how much of a token matched.

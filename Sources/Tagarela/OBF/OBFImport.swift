@@ -225,7 +225,7 @@ struct OBFImporter: Sendable {
     }
 
     static func hash(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).hexadecimal
     }
 
     // MARK: - The transaction

@@ -28,7 +28,20 @@ extension String: PathParameter {
         self = pathSegment
     }
 
-    var pathSegment: String { addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? self }
+    /// Clip and pictogram file names rarely need escaping, and a page prints dozens of them: Foundation's
+    /// percent-encoding, which looks each character up in a `CharacterSet`, runs only when one does.
+    var pathSegment: String {
+        utf8.allSatisfy(Self.isPlainInPathSegment) ? self : addingPercentEncoding(withAllowedCharacters: .urlPathSegmentAllowed) ?? self
+    }
+
+    /// The ASCII of `CharacterSet.urlPathSegmentAllowed` (a test holds the two together).
+    static func isPlainInPathSegment(_ byte: UInt8) -> Bool {
+        switch Unicode.Scalar(byte) {
+        case "a"..."z", "A"..."Z", "0"..."9", "-", ".", "_", "~", "!", "$", "&", "'", "(", ")", "*", "+", ",", "=", ":", "@": true
+        default: false
+        }
+    }
+
     static func example(_ index: Int) -> String { "word \(index) é.svg" }
 }
 
