@@ -67,6 +67,23 @@ import Testing
         #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(3) == "3")
     }
 
+    /// Quantities and dates are remembered once written: a second call, another locale or other digits
+    /// must still get their own text.
+    @Test func rememberedNumbersAndDatesKeepTheirLocaleAndDigits() {
+        let zone = TimeZone(identifier: "America/Sao_Paulo")!
+        for _ in 0..<2 {
+            #expect(LocalizedFormat(locale: .ptBR, timeZone: zone).decimal(1234.56, fractionDigits: 2) == "1.234,56")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(1234.56, fractionDigits: 2) == "1,234.56")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(1234.56) == "1,234.6")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(-0.0) == "0")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).decimal(0) == "0")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).longDate(iso: "2026-11-24") == "November 24, 2026")
+            #expect(LocalizedFormat(locale: .en, timeZone: .gmt).longDate(iso: "2026-11-24") == "November 24, 2026")
+            #expect(LocalizedFormat(locale: .ptBR, timeZone: zone).longDate(iso: "2026-11-24") == "24 de novembro de 2026")
+            #expect(LocalizedFormat(locale: .en, timeZone: zone).longDate(iso: "not a date") == "not a date")
+        }
+    }
+
     @Test(arguments: [("72,5", 72.5), ("72.5", 72.5), (" 1.234,5 ", 1234.5), ("1,234.5", 1234.5), ("0,25", 0.25),
                       ("-3", -3.0), ("1.80", 1.8)])
     func decimalsAreReadWithCommaOrPoint(_ text: String, _ expected: Double) {

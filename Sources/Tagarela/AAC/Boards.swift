@@ -17,12 +17,12 @@ struct BoardScreen: Sendable {
     let cells: [Cell]
 
     static func fetch(_ plan: Plan, _ db: Database) throws -> BoardScreen {
-        let stored = try PlanCell.filter(Column("planId") == plan.id).fetchAll(db)
-        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: stored.compactMap(\.symbolId)).map { ($0.id!, $0) })
-        let categories = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: Set(symbols.values.map(\.categoryId))).map {
+        let stored = try PlanCell.fetchAll(db.cachedStatement(sql: "SELECT * FROM planCell WHERE planId = ?"), arguments: [plan.id])
+        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, ids: Set(stored.compactMap(\.symbolId))).map { ($0.id!, $0) })
+        let categories = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, ids: Set(symbols.values.map(\.categoryId))).map {
             ($0.id!, $0.categoryColour)
         })
-        let links = Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, keys: stored.compactMap(\.linkPlanId)).map { ($0.id!, $0) })
+        let links = Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, ids: Set(stored.compactMap(\.linkPlanId))).map { ($0.id!, $0) })
         let byPosition = Dictionary(stored.map { ($0.position, $0) }, uniquingKeysWith: { first, _ in first })
         let cells = (0..<plan.cellCount).map { position -> Cell in
             let cell = byPosition[position]

@@ -54,9 +54,10 @@ struct SentenceGrammar: Sendable {
     func words(_ role: SentenceWord.Role) -> [Word] { words.filter { $0.role == role } }
 
     static func fetch(planId: Int64, _ db: Database) throws -> SentenceGrammar {
-        let stored = try SentenceWord.filter(Column("planId") == planId).order(Column("id")).fetchAll(db)
-        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: stored.map(\.symbolId)).map { ($0.id!, $0) })
-        let colours = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: Set(symbols.values.map(\.categoryId))).map {
+        let stored = try SentenceWord.fetchAll(db.cachedStatement(sql: "SELECT * FROM sentenceWord WHERE planId = ? ORDER BY id"),
+                                               arguments: [planId])
+        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, ids: Set(stored.map(\.symbolId))).map { ($0.id!, $0) })
+        let colours = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, ids: Set(symbols.values.map(\.categoryId))).map {
             ($0.id!, $0.categoryColour)
         })
         let grammar = try WordFormStore.forms(for: Array(symbols.values), db)
@@ -65,10 +66,10 @@ struct SentenceGrammar: Sendable {
             return Word(id: word.id!, role: word.role, isShortcut: word.isShortcut, symbol: symbol,
                         colour: colours[symbol.categoryId] ?? .white, forms: grammar[word.symbolId])
         }
-        let links = try SentenceLink.fetchAll(db, sql: """
+        let links = try SentenceLink.fetchAll(db.cachedStatement(sql: """
             SELECT sentenceLink.* FROM sentenceLink JOIN sentenceWord ON sentenceWord.id = sentenceLink.fromWordId
             WHERE sentenceWord.planId = ? ORDER BY sentenceLink.toWordId
-            """, arguments: [planId])
+            """), arguments: [planId])
         return SentenceGrammar(words: words, next: Dictionary(grouping: links, by: \.fromWordId).mapValues { $0.map(\.toWordId) })
     }
 }

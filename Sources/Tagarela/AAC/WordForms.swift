@@ -154,7 +154,7 @@ enum WordFormStore {
     static func forms(for symbols: [Symbol], _ db: Database) throws -> [Int64: WordForms] {
         let ids = symbols.compactMap(\.id)
         guard !ids.isEmpty else { return [:] }
-        let stored = Dictionary(uniqueKeysWithValues: try SymbolWordForms.fetchAll(db, keys: ids).map { ($0.symbolId, $0.wordForms) })
+        let stored = Dictionary(uniqueKeysWithValues: try SymbolWordForms.fetchAll(db, ids: ids, column: "symbolId").map { ($0.symbolId, $0.wordForms) })
         var result: [Int64: WordForms] = [:]
         for symbol in symbols {
             guard let id = symbol.id else { continue }

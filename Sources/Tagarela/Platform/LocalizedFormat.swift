@@ -13,7 +13,11 @@ public struct LocalizedFormat: Sendable {
 
     /// `1234,5` in pt-BR, es and ca; `1,234.5` in en.
     public func decimal(_ value: Double, fractionDigits: Int = 1) -> String {
-        value.formatted(.number.precision(.fractionLength(0...fractionDigits)).locale(locale.foundationLocale))
+        // A meal plan writes hundreds of quantities, mostly the same few: each is formatted once.
+        let value = value == 0 ? 0 : value  // -0 and 0 are one key: both are written "0"
+        return Self.remembered(Self.decimals, DecimalKey(locale: locale, value: value, fractionDigits: fractionDigits)) {
+            value.formatted(.number.precision(.fractionLength(0...fractionDigits)).locale(locale.foundationLocale))
+        }
     }
 
     /// `21/11/2026` in pt-BR, es and ca; `11/21/2026` in en (what `Date.FormatStyle` writes with two-digit
@@ -38,8 +42,9 @@ public struct LocalizedFormat: Sendable {
         ISODate.dayNumber(iso).map { shortDate(dayNumber: $0) } ?? iso
     }
 
+    /// Depends only on the locale and the day (read and written in the same time zone): each is written once.
     func longDate(iso: String) -> String {
-        parseDate(iso).map(longDate) ?? iso
+        Self.remembered(Self.longDates, LongDateKey(locale: locale, iso: iso)) { parseDate(iso).map(longDate) ?? iso }
     }
 
     /// `14:05` (pt-BR, es, ca), `2:05 PM` (en): the locale's short time of day.
@@ -61,6 +66,33 @@ public struct LocalizedFormat: Sendable {
     }
 
     private static let timesOfDay = Mutex<[TimeOfDayKey: String]>([:])
+
+    private struct DecimalKey: Hashable, Sendable {
+        let locale: AppLocale
+        let value: Double
+        let fractionDigits: Int
+    }
+
+    private struct LongDateKey: Hashable, Sendable {
+        let locale: AppLocale
+        let iso: String
+    }
+
+    private static let decimals = Mutex<[DecimalKey: String]>([:])
+    private static let longDates = Mutex<[LongDateKey: String]>([:])
+
+    /// What `make` wrote for `key` before (`Date.FormatStyle` and `FloatingPointFormatStyle` cost microseconds
+    /// a call), in a table emptied when it reaches `limit` entries, which bounds the memory it holds.
+    private static func remembered<Key: Hashable & Sendable>(_ table: borrowing Mutex<[Key: String]>, _ key: Key, limit: Int = 4_096,
+                                                  make: () -> String) -> String {
+        if let text = table.withLock({ $0[key] }) { return text }
+        let text = make()
+        table.withLock { known in
+            if known.count >= limit { known.removeAll(keepingCapacity: true) }
+            known[key] = text
+        }
+        return text
+    }
 
     /// Reads a decimal typed by a person: `1,5`, `1.5`, `1.234,5` and `1,234.5` all work.
     /// When both separators appear, the last one is the decimal mark. A lone separator is

@@ -25,3 +25,15 @@ enum SQLiteJSON {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
+
+extension FetchableRecord where Self: TableRecord {
+    /// The records whose `column` (the primary key) is one of `ids`, in no order, through one prepared
+    /// statement whatever their number: `fetchAll(db, keys:)` writes one placeholder per key, so each
+    /// count is a new statement to parse and plan.
+    static func fetchAll(_ db: Database, ids: some Sequence<Int64>, column: String = "id") throws -> [Self] {
+        try fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier)
+            WHERE \(column.quotedDatabaseIdentifier) IN (SELECT value FROM json_each(?))
+            """), arguments: [SQLiteJSON.list(Array(ids))])
+    }
+}
