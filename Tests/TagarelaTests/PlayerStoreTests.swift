@@ -179,6 +179,28 @@ import Testing
         #expect(page.status == 200 && page.header("X-Tagarela-DB-Accesses").flatMap(Int.init).map { $0 <= 1 } == true)
     }
 
+    /// Records by a list of ids (one JSON argument) are those `fetchAll(db, keys:)` finds: none for an
+    /// empty list, each once when an id repeats, nothing for an id that is gone; and a symbol read by
+    /// column (`Symbol.init(row:)`) writes back exactly the row it was read from.
+    @Test func recordsByAListOfIdsAreThoseOfTheirKeys() async throws {
+        let test = try await TestApp()
+        try test.read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM symbol ORDER BY id LIMIT 3")
+            #expect(ids.count == 3)
+            #expect(try Symbol.fetchAll(db, ids: [Int64]()).isEmpty)
+            let asked = ids + [ids[0], 987_654]
+            let found = try Symbol.fetchAll(db, ids: asked).sorted { $0.id! < $1.id! }
+            let expected = try Symbol.fetchAll(db, keys: asked).sorted { $0.id! < $1.id! }
+            #expect(found.map(\.id) == ids)
+            #expect(expected.map(\.id) == ids)
+            for symbol in found {
+                let stored = try Row.fetchOne(db, sql: "SELECT * FROM symbol WHERE id = ?", arguments: [symbol.id])!
+                #expect(try symbol.databaseDictionary == Dictionary(stored.map { ($0, $1) }, uniquingKeysWith: { first, _ in first }))
+            }
+            #expect(try Plan.fetchAll(db, ids: [987_654]).isEmpty)
+        }
+    }
+
     /// The list of boards shows each plan's first picture, read in one statement: what the whole board
     /// (`BoardScreen`, `SentenceGrammar`) would show first, also when its first cells are empty, a cell
     /// lies outside the grid, a sentence's first word is gone, or the board has no picture at all.

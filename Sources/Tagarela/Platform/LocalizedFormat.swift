@@ -52,15 +52,14 @@ public struct LocalizedFormat: Sendable {
         let local = Int((date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))).rounded(.down))
         let minute = (local % 86_400 + 86_400) % 86_400 / 60
         let key = TimeOfDayKey(locale: locale, minute: minute)
-        if let text = Self.timesOfDay.withLock({ $0[key] }) { return text }
-        let text = date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
-        Self.timesOfDay.withLock { $0[key] = text }
-        return text
+        return Self.remembered(Self.timesOfDay, key) {
+            date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: locale.foundationLocale, timeZone: timeZone))
+        }
     }
 
     /// The short time of day depends only on the locale and the minute: each is formatted once
     /// (`Date.FormatStyle` costs microseconds a call; at most 1 440 entries per locale).
-    private struct TimeOfDayKey: Hashable {
+    private struct TimeOfDayKey: Hashable, Sendable {
         let locale: AppLocale
         let minute: Int
     }
@@ -82,8 +81,9 @@ public struct LocalizedFormat: Sendable {
     private static let longDates = Mutex<[LongDateKey: String]>([:])
 
     /// What `make` wrote for `key` before (`Date.FormatStyle` and `FloatingPointFormatStyle` cost microseconds
-    /// a call), in a table emptied when it reaches `limit` entries, which bounds the memory it holds.
-    private static func remembered<Key: Hashable & Sendable>(_ table: borrowing Mutex<[Key: String]>, _ key: Key, limit: Int = 4_096,
+    /// a call), in a table emptied when it reaches `limit` entries, which bounds the memory it holds
+    /// (times of day: 1 440 a locale, so 4 locales fit under the default).
+    private static func remembered<Key: Hashable & Sendable>(_ table: borrowing Mutex<[Key: String]>, _ key: Key, limit: Int = 8_192,
                                                   make: () -> String) -> String {
         if let text = table.withLock({ $0[key] }) { return text }
         let text = make()
