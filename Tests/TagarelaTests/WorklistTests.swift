@@ -100,7 +100,7 @@ import Testing
                                                        goalsBehind: [1: 1], scope: scope)
         let plan = try test.read { db in
             try Row.fetchAll(db, sql: """
-                EXPLAIN QUERY PLAN WITH s AS (\(signals.sql))
+                EXPLAIN QUERY PLAN WITH s AS (SELECT *, fulfilled + notFulfilled AS answered FROM (\(signals.sql)))
                 SELECT * FROM s ORDER BY \(WorklistRules.weightSQL(scope: scope)) DESC, displayName LIMIT 100
                 """, arguments: signals.arguments).map { $0["detail"] as String }
         }
@@ -139,5 +139,41 @@ extension WorklistTests {
         // The search still reaches everyone.
         let found = try test.browser(loggedInAs: "ana").get("/clinician?q=Paciente%201149", headers: Self.en).text
         #expect(found.contains(">Paciente 1149</a>") && !found.contains("Showing"))
+    }
+}
+
+extension WorklistTests {
+    /// Overdue meals are the pending ones of the last two weeks whose time has come: earlier days whole,
+    /// today's only before now. Counted as two ranges of `meal_queue`, each edge is held here.
+    @Test func overdueMealsCountTheWindowsEdges() async throws {
+        let test = try await TestApp()
+        let nadia = try test.id(of: "nadia"), elisa = try test.id(of: "elisa")
+        let today = "2026-11-21", now = test.clock.now
+        let actor = try test.write { db in
+            try db.execute(sql: "DELETE FROM meal WHERE patientId = ?", arguments: [elisa])
+            for (date, time, status) in [
+                (ISODate.adding(-14, to: today), "12:00", "pending"),   // before the window
+                (ISODate.adding(-13, to: today), "07:00", "pending"),   // its first day: overdue
+                (ISODate.adding(-1, to: today), "23:59", "pending"),    // yesterday, late: overdue
+                (ISODate.adding(-1, to: today), "08:00", "fulfilled"),  // answered
+                (today, "11:59", "pending"),                            // today, before now: overdue
+                (today, "12:00", "pending"),                            // now: not yet
+                (today, "18:00", "pending"),                            // later today
+                (ISODate.adding(1, to: today), "07:00", "pending"),     // tomorrow
+            ] {
+                var meal = Meal(patientId: elisa, clinicianId: nadia, type: "lunch", date: date, time: time, status: status,
+                                answeredAt: status == "pending" ? nil : now, createdAt: now)
+                try meal.insert(db)
+            }
+            return try Actor(user: User.fetchOne(db, key: nadia)!)
+        }
+        let data = try test.read { db in
+            try DashboardQueries.clinician(actor, matching: "", now: (date: today, time: "12:00"), nowInstant: now,
+                                           timeZone: test.app.configuration.timeZone, shown: 100, db)
+        }
+        let entry = try #require(data.nutrition.first { $0.patient.id == elisa })
+        #expect(entry.adherence.overdue == 3)
+        #expect(entry.adherence.pending == 5, "pending in the window: all but the one before it and tomorrow's")
+        #expect(entry.adherence.fulfilled == 1 && entry.signals.overdueMeals == 3)
     }
 }
