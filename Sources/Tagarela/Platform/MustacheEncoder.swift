@@ -58,11 +58,16 @@ enum MustacheEncoder {
 /// Text of a page model as Mustache prints it: `{{x}}` escapes `renderText`. A plain `String` prints the
 /// same, but only after Mustache has tried it as a template, a lambda and an optional and then called
 /// `String(describing:)`; this answers the first time it is asked.
-struct MustacheText: MustacheCustomRenderable, CustomStringConvertible, Equatable, Sendable {
+///
+/// Inside a section over a text (`{{#diagnosis}} · {{.}}{{/diagnosis}}`) every other name is looked up
+/// on the text first: as a parent without children it answers nothing at once, where Mustache read
+/// a `String` or a plain struct through `Mirror` (no names either way).
+struct MustacheText: MustacheCustomRenderable, MustacheParent, CustomStringConvertible, Equatable, Sendable {
     let renderText: String
     var isNull: Bool { false }
     init(_ text: String) { renderText = text }
     var description: String { renderText }
+    func child(named name: String) -> Any? { nil }
 }
 
 /// A struct (or any keyed value) of a page model, as Mustache reads it: its fields by name.

@@ -143,11 +143,11 @@ struct PageContext<Model>: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "t": translator
-        case "lang": translator.locale.rawValue
+        case "lang": MustacheText(translator.locale.rawValue)
         case "assets": assets
-        case "pageTitle": pageTitle
+        case "pageTitle": MustacheText(pageTitle)
         case "chrome": chrome
-        case "csrf": chrome.csrf
+        case "csrf": MustacheText(chrome.csrf)
         // A new key at every use: each create form rendered gets its own (see `SubmittedForms`).
         case "once": Token.make()
         default:
@@ -168,16 +168,16 @@ private func unwrapOptional(_ value: Any) -> Any? {
 struct PageChrome: Sendable, MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "csrf": csrf
-        case "userName": userName
-        case "homePath": homePath
+        case "csrf": MustacheText(csrf)
+        case "userName": userName.map(MustacheText.init)
+        case "homePath": homePath.map(MustacheText.init)
         case "isPatientMode": isPatientMode
         case "isModeling": isModeling
         case "modelingSwitch": modelingSwitch
-        case "flash": flash
+        case "flash": flash.map(MustacheText.init)
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
-        case "displayClasses": displayClasses
+        case "displayClasses": displayClasses.map(MustacheText.init)
         case "links": Self.links
         default: nil
         }
@@ -195,13 +195,13 @@ struct PageChrome: Sendable, MustacheParent {
 
         func child(named name: String) -> Any? {
             switch name {
-            case "site": site
-            case "about": about
-            case "login": login
-            case "logout": logout
-            case "account": account
-            case "patientModeExit": patientModeExit
-            case "manifest": manifest
+            case "site": MustacheText(site)
+            case "about": MustacheText(about)
+            case "login": MustacheText(login)
+            case "logout": MustacheText(logout)
+            case "account": MustacheText(account)
+            case "patientModeExit": MustacheText(patientModeExit)
+            case "manifest": MustacheText(manifest)
             default: nil
             }
         }
@@ -249,19 +249,19 @@ struct Assets: Sendable, MustacheParent {
 
     func child(named name: String) -> Any? {
         switch name {
-        case "stylesheet": stylesheet
-        case "boardStylesheet": boardStylesheet
-        case "symbolScript": symbolScript
-        case "icon": icon
-        case "evaluationScript": evaluationScript
-        case "playerScript": playerScript
-        case "recorderScript": recorderScript
-        case "timerScript": timerScript
-        case "sentenceScript": sentenceScript
-        case "pwaScript": pwaScript
-        case "educatScript": educatScript
-        case "educatStylesheet": educatStylesheet
-        case "obfImportScript": obfImportScript
+        case "stylesheet": MustacheText(stylesheet)
+        case "boardStylesheet": MustacheText(boardStylesheet)
+        case "symbolScript": MustacheText(symbolScript)
+        case "icon": MustacheText(icon)
+        case "evaluationScript": MustacheText(evaluationScript)
+        case "playerScript": MustacheText(playerScript)
+        case "recorderScript": MustacheText(recorderScript)
+        case "timerScript": MustacheText(timerScript)
+        case "sentenceScript": MustacheText(sentenceScript)
+        case "pwaScript": MustacheText(pwaScript)
+        case "educatScript": MustacheText(educatScript)
+        case "educatStylesheet": MustacheText(educatStylesheet)
+        case "obfImportScript": MustacheText(obfImportScript)
         default: nil
         }
     }
