@@ -137,4 +137,22 @@ import Testing
             #expect(entry.action == "update" && entry.entity == "patient" && entry.entityId == elisa && entry.summary == "shares measurements")
         }
     }
+
+    @Test func theNutritionistSeesThePatientsOwnWeightsOnlyWhileTheyShareThem() async throws {
+        let test = try await TestApp()
+        let elisa = try test.id(of: "elisa")
+        let audit = try audit(test, by: "elisa")
+        try test.write { db in
+            try db.execute(sql: "DELETE FROM weightEntry WHERE patientId = ?", arguments: [elisa])
+            try Weights.add([("2026-11-02", 61), ("2026-11-01", 61.5)], patientId: elisa, source: "patient", at: Date(), db)
+            try Weights.add([("2026-11-03", 60.8)], patientId: elisa, source: "clinician", at: Date(), db)
+            func days(forClinician: Bool) throws -> [String] {
+                try Weights.entries(of: elisa, forClinician: forClinician, db).map(\.measuredOn)
+            }
+            #expect(try days(forClinician: true) == ["2026-11-01", "2026-11-02", "2026-11-03"], "shared: all, by day")
+            try MeasurementSharing.set(false, patientId: elisa, audit: audit, db)
+            #expect(try days(forClinician: true) == ["2026-11-03"], "not shared: the nutritionist's own")
+            #expect(try days(forClinician: false) == ["2026-11-01", "2026-11-02", "2026-11-03"], "the patient sees all")
+        }
+    }
 }

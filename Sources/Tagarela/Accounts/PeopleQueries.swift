@@ -13,7 +13,8 @@ enum PeopleQueries {
     /// The patient and their account, if `actor` may see them.
     static func person(_ id: Int64, visibleTo actor: Actor, _ db: Database) throws -> Person {
         let patient = try PatientScope.find(id, visibleTo: actor, db)
-        guard let user = try User.fetchOne(db, key: patient.userId) else { throw AppError.notFound }
+        guard let user = try User.fetchOne(db.cachedStatement(sql: "SELECT * FROM user WHERE id = ?"), arguments: [patient.userId])
+        else { throw AppError.notFound }
         return Person(patient: patient, user: user)
     }
 

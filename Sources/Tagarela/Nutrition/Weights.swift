@@ -67,10 +67,12 @@ enum Weights {
 
     /// The entries the nutritionist may see: their own, and the patient's only while the patient shares them.
     static func entries(of patientId: Int64, forClinician: Bool = false, _ db: Database) throws -> [WeightEntry] {
-        let sharing = try Bool.fetchOne(db, sql: "SELECT sharesMeasurements FROM patient WHERE userId = ?", arguments: [patientId]) ?? false
-        var request = WeightEntry.filter(Column("patientId") == patientId)
-        if forClinician, !sharing { request = request.filter(Column("source") == "clinician") }
-        return try request.order(Column("measuredOn"), Column("id")).fetchAll(db)
+        // Prepared once per connection: the patient's overview reads them on every opening.
+        let sharing = try Bool.fetchOne(db.cachedStatement(sql: "SELECT sharesMeasurements FROM patient WHERE userId = ?"),
+                                        arguments: [patientId]) ?? false
+        return try WeightEntry.fetchAll(db.cachedStatement(sql: """
+            SELECT * FROM weightEntry WHERE patientId = ? AND (NOT ? OR source = 'clinician') ORDER BY measuredOn, id
+            """), arguments: [patientId, forClinician && !sharing])
     }
 }
 

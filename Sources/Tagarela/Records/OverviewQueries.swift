@@ -146,14 +146,21 @@ enum OverviewQueries {
 
     /// The notes the actor may read (as `Observations.visible`): a tutor their own, a clinician all.
     private static func readNotes(_ id: Int64, for actor: Actor, limit: Int?, into record: inout Record, _ db: Database) throws {
-        var request = Observation.filter(Column("patientId") == id)
-        if actor.role == .tutor { request = request.filter(Column("authorId") == actor.userId) }
-        if let limit {
-            request = request.limit(limit)
-        } else {
-            request = request.filter(Column("observedOn") >= record.from && Column("observedOn") <= record.to)
+        // Four texts at most, each prepared once per connection.
+        var sql = "SELECT * FROM observation WHERE patientId = ?"
+        var arguments: StatementArguments = [id]
+        if actor.role == .tutor {
+            sql += " AND authorId = ?"
+            arguments += [actor.userId]
         }
-        record.notes = try request.order(Column("observedOn").desc, Column("id").desc).fetchAll(db)
+        if let limit {
+            sql += " ORDER BY observedOn DESC, id DESC LIMIT ?"
+            arguments += [limit]
+        } else {
+            sql += " AND observedOn >= ? AND observedOn <= ? ORDER BY observedOn DESC, id DESC"
+            arguments += [record.from, record.to]
+        }
+        record.notes = try Observation.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 }
 

@@ -23,10 +23,10 @@ enum RecordVisits {
 
     /// Notes the clinician opened the patient's overview at `now`.
     static func markOpened(clinicianId: Int64, patientId: Int64, at now: Date, _ db: Database) throws {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO patientOpened (clinicianId, patientId, openedAt) VALUES (?, ?, ?)
             ON CONFLICT (clinicianId, patientId) DO UPDATE SET openedAt = excluded.openedAt
-            """, arguments: [clinicianId, patientId, now])
+            """).execute(arguments: [clinicianId, patientId, now])
     }
 
     /// When the clinician last opened the patient; nil: never.
