@@ -107,6 +107,7 @@ import Testing
         #expect(!plan.contains { $0.hasPrefix("SCAN tapDay") || $0.hasPrefix("SCAN tap ") || $0.hasPrefix("SCAN evaluation")
                                  || $0.hasPrefix("SCAN m") || $0.hasPrefix("SCAN o") || $0.hasPrefix("SCAN p") }, "\(plan)")
         #expect(plan.contains { $0.contains("tapDay") && $0.hasPrefix("SEARCH") }, "\(plan)")
+        #expect(plan.contains { $0.hasPrefix("SEARCH o USING COVERING INDEX observation_patient_author") }, "\(plan)")
         let rows = try test.read { db in try Row.fetchAll(db, sql: "WITH s AS (\(signals.sql)) SELECT * FROM s", arguments: signals.arguments) }
         #expect(rows.count == 2)
         #expect(rows.allSatisfy { ($0["hasBoards"] as Bool) && ($0["lastBoardUse"] as String?) != nil })
