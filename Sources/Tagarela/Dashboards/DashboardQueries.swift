@@ -67,8 +67,11 @@ enum DashboardQueries {
         var arguments = cards.arguments
         arguments += ["ids": "[" + ids.map(String.init).joined(separator: ",") + "]"]
         var entries: [Int64: Clinician.Entry] = [:]
-        for row in try Row.fetchAll(db, SQLRequest(sql: "SELECT * FROM (\(cards.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
-                                                   arguments: arguments, cached: true)) {
+        // Read from the cursor's rows, whose columns are found by name in the statement's table: a copied
+        // row (`fetchAll`) compares the name with each of its 25 columns, and that was a tenth of the page.
+        let rows = try Row.fetchCursor(db, SQLRequest(sql: "SELECT * FROM (\(cards.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
+                                                      arguments: arguments, cached: true))
+        while let row = try rows.next() {
             let entry = entry(row, goalsBehind: behind)
             entries[entry.patient.id] = entry
         }
