@@ -28,30 +28,35 @@ enum DashboardQueries {
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
         let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
         let notesSince = nowInstant.addingTimeInterval(-30 * 86_400)
-        let signals = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope,
-                                      forCards: false)
-        // Every patient's weight (`WorklistRules.weightSQL`) and what the nutrition list sorts by. The signals
-        // are materialized, and `answered` added after: flattened, each mention of a column in the weight or
-        // in `answered` ran its subquery again (3× slower). The cards' other fields (tutors, pending meals…)
-        // are read for the rows shown only: for 500 patients they were a fifth of this statement.
+        let signals = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope)
+        // Every patient's signals and weight (`WorklistRules.weightSQL`). The signals are materialized, and
+        // `answered` added after: flattened, each mention of a column in the weight or in `answered` ran
+        // its subquery again (3× slower). The cards' other fields (tutors, pending meals…) are read for
+        // the rows shown only: for 500 patients they were a fifth of this statement.
         struct Ranked {
             let id: Int64
             let name: String
             let nameKey: String
             let weight: Int
-            let overdue: Int
-            let rate: Double?
+            let signals: WorklistRules.Signals
+            let fulfilled: Int
+            let notFulfilled: Int
         }
         var ranked: [Ranked] = []
         let cursor = try Row.fetchCursor(db, SQLRequest(sql: """
             WITH s AS MATERIALIZED (\(signals.sql))
-            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight, overdueMeals, fulfilled, answered
+            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight,
+                   fulfilled, notFulfilled, overdueMeals, hasBoards, lastBoardUse, lastEvaluation, newTutorNotes
             FROM (SELECT *, fulfilled + notFulfilled AS answered FROM s)
             """, arguments: signals.arguments, cached: true))
         while let row = try cursor.next() {
-            let answered: Int = row[5]
-            ranked.append(Ranked(id: row[0], name: row[1], nameKey: nameKeys.key(row[1]), weight: row[2], overdue: row[3],
-                                 rate: answered > 0 ? Double(row[4] as Int) / Double(answered) : nil))
+            let id: Int64 = row[0], fulfilled: Int = row[3], notFulfilled: Int = row[4]
+            let answered = fulfilled + notFulfilled
+            let signals = WorklistRules.Signals(hasBoards: row[6], lastBoardUse: row[7], goalsBehind: behind[id] ?? 0, overdueMeals: row[5],
+                                                adherence: answered > 0 ? Double(fulfilled) / Double(answered) : nil,
+                                                lastEvaluation: row[8], newTutorNotes: row[9])
+            ranked.append(Ranked(id: id, name: row[1], nameKey: nameKeys.key(row[1]), weight: row[2], signals: signals,
+                                 fulfilled: fulfilled, notFulfilled: notFulfilled))
         }
         // Names compare by `WorklistRules.nameKey` (Foundation's localized comparison, folded once per name):
         // comparing the names themselves in a SQLite collation or in the sort cost 8 µs a comparison.
@@ -60,20 +65,23 @@ enum DashboardQueries {
         let others = ranked.filter { $0.weight == 0 }.sorted(by: byName).prefix(shown)
         // As the nutrition list always sorted: overdue meals, then the lowest adherence (none answered last), then by name.
         let nutrition = scope.nutrition
-            ? ranked.sorted { ($1.overdue, $0.rate ?? 2, $0.name) < ($0.overdue, $1.rate ?? 2, $1.name) }.prefix(shown) : []
-        // Then the rows shown, with all their signals and what their cards say.
-        let ids = Set(attention.map(\.id) + others.map(\.id) + nutrition.map(\.id))
-        let cards = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope)
-        var arguments = cards.arguments
-        arguments += ["ids": "[" + ids.map(String.init).joined(separator: ",") + "]"]
+            ? ranked.sorted {
+                ($1.signals.overdueMeals, $0.signals.adherence ?? 2, $0.name) < ($0.signals.overdueMeals, $1.signals.adherence ?? 2, $1.name)
+            }.prefix(shown) : []
+        // Then what the cards of the rows shown say besides their signals.
+        let shownRows = Dictionary((attention + others + nutrition).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var entries: [Int64: Clinician.Entry] = [:]
         // Read from the cursor's rows, whose columns are found by name in the statement's table: a copied
-        // row (`fetchAll`) compares the name with each of its 25 columns, and that was a tenth of the page.
-        let rows = try Row.fetchCursor(db, SQLRequest(sql: "SELECT * FROM (\(cards.sql)) WHERE id IN (SELECT value FROM json_each(:ids))",
-                                                      arguments: arguments, cached: true))
-        while let row = try rows.next() {
-            let entry = entry(row, goalsBehind: behind)
-            entries[entry.patient.id] = entry
+        // row (`fetchAll`) compares the name with each of its columns.
+        var cardArguments: StatementArguments = ["ids": "[" + shownRows.keys.map(String.init).joined(separator: ",") + "]"]
+        if scope.nutrition { cardArguments += ["from": ISODate.adding(-13, to: now.date), "today": now.date] }
+        let cards = try Row.fetchCursor(db, SQLRequest(sql: cardsSQL(nutrition: scope.nutrition), arguments: cardArguments, cached: true))
+        while let row = try cards.next() {
+            let patient = People.PatientSummary(row: row)
+            guard let shown = shownRows[patient.id] else { continue }
+            let adherence = NutritionRules.Adherence(fulfilled: shown.fulfilled, notFulfilled: shown.notFulfilled, pending: row["pending"],
+                                                     overdue: shown.signals.overdueMeals)
+            entries[patient.id] = Clinician.Entry(patient: patient, signals: shown.signals, adherence: adherence)
         }
         return Clinician(total: ranked.count, attention: attention.compactMap { entries[$0.id] }, others: others.compactMap { entries[$0.id] },
                          nutrition: nutrition.compactMap { entries[$0.id] })
@@ -84,13 +92,11 @@ enum DashboardQueries {
     /// the patient's notes, `meal_queue` for the meals of the last two weeks. Tutor notes count from the
     /// clinician's last opening of the patient, or from `notesSince` when they never opened it. Goals
     /// behind come measured (`GoalQueries.behindCounts`): the column says whether there are any (the
-    /// order needs no more), `entry` puts the count back. The weight also reads `answered`, which the
-    /// caller adds as `fulfilled + notFulfilled` over the materialized rows. Without `forCards`, only
-    /// what the order needs: the card's other columns (birth date, tutors…) are left out and pending
-    /// meals count 0.
+    /// order needs no more), `clinician` puts the count back. The weight also reads `answered`, which
+    /// the caller adds as `fulfilled + notFulfilled` over the materialized rows. What only a card shows
+    /// (birth date, tutors, pending meals…) is read for the cards shown (`cardsSQL`).
     static func worklistSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
-                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope,
-                                forCards: Bool = true) -> (sql: String, arguments: StatementArguments) {
+                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope) -> (sql: String, arguments: StatementArguments) {
         let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
         let terms = search.trimmingCharacters(in: .whitespaces)
         var arguments: [String: DatabaseValueConvertible?] = [
@@ -99,7 +105,7 @@ enum DashboardQueries {
         ]
         arguments["scope"] = visible.arguments.isEmpty ? nil : actor.userId
         if !terms.isEmpty { arguments["search"] = "%\(terms)%" }
-        let shape = SignalsShape(visible: visible.sql, nutrition: scope.nutrition, forCards: forCards, searching: !terms.isEmpty)
+        let shape = SignalsShape(visible: visible.sql, nutrition: scope.nutrition, searching: !terms.isEmpty)
         // Built once per shape: the text was a few per cent of a small clinician's dashboard.
         let sql = signalsStatements.withLock { known in
             if let sql = known[shape] { return sql }
@@ -114,29 +120,23 @@ enum DashboardQueries {
     private struct SignalsShape: Hashable {
         let visible: String
         let nutrition: Bool
-        let forCards: Bool
         let searching: Bool
     }
 
     private static let signalsStatements = Mutex<[SignalsShape: String]>([:])
 
     private static func signalsSQL(_ shape: SignalsShape) -> String {
-        let forCards = shape.forCards
         let meals = shape.nutrition ? """
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'fulfilled' AND m.date BETWEEN :from AND :today) AS fulfilled,
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'not_fulfilled' AND m.date BETWEEN :from AND :today) AS notFulfilled,
-            \(forCards ? """
-                (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today)
-                """ : "0") AS pending,
             -- Overdue: the earlier days' pending meals, then today's before now. Two plain ranges of `meal_queue`:
             -- one range tested with `date < :today OR time < :time` on every row took twice as long.
             (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date >= :from AND m.date < :today)
             + (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date = :today AND m.time < :time)
                 AS overdueMeals
-            """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS pending, 0 AS overdueMeals"
+            """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS overdueMeals"
         return """
-            SELECT u.id, u.displayName, \(forCards ? cardColumns : "")
-                   :today AS today,
+            SELECT u.id, u.displayName, :today AS today,
                    p.userId IN (SELECT value FROM json_each(:behind)) AS goalsBehind,
                    EXISTS (SELECT 1 FROM plan WHERE plan.patientId = p.userId) AS hasBoards,
                    -- The last row of the patient's key: one step, where max(day) read every day of the patient.
@@ -153,26 +153,24 @@ enum DashboardQueries {
             """
     }
 
-    /// What a card shows besides its signals.
-    private static let cardColumns = """
-        u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
-        (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
-         WHERE tp.patientId = p.userId) AS tutorNames,
+    /// What the cards of the patients `ids` (a JSON array) show besides their signals: the person,
+    /// their tutors and, for a nutritionist, the pending meals of the period (`from`…`today`).
+    private static func cardsSQL(nutrition: Bool) -> String {
         """
+        SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
+               (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
+                WHERE tp.patientId = p.userId) AS tutorNames,
+               \(nutrition ? """
+                   (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today)
+                   """ : "0") AS pending
+        FROM patient p JOIN user u ON u.id = p.userId
+        WHERE p.userId IN (SELECT value FROM json_each(:ids))
+        """
+    }
 
     /// Patients' names folded for the order (`WorklistRules.nameKey`, 3 µs each), kept across requests:
     /// names rarely change, and a clinician of 5 000 patients folded them all on every load.
     private static let nameKeys = FoldedNames(capacity: 100_000)
-
-    private static func entry(_ row: Row, goalsBehind: [Int64: Int]) -> Clinician.Entry {
-        let patient = People.PatientSummary(row: row)
-        let adherence = NutritionRules.Adherence(fulfilled: row["fulfilled"], notFulfilled: row["notFulfilled"],
-                                                 pending: row["pending"], overdue: row["overdueMeals"])
-        let signals = WorklistRules.Signals(hasBoards: row["hasBoards"], lastBoardUse: row["lastBoardUse"], goalsBehind: goalsBehind[patient.id] ?? 0,
-                                            overdueMeals: adherence.overdue, adherence: adherence.rate,
-                                            lastEvaluation: row["lastEvaluation"], newTutorNotes: row["newTutorNotes"])
-        return Clinician.Entry(patient: patient, signals: signals, adherence: adherence)
-    }
 
     struct Tutor {
         let patients: [People.PatientSummary]
