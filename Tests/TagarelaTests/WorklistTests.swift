@@ -178,3 +178,29 @@ extension WorklistTests {
         #expect(entry.adherence.fulfilled == 1 && entry.signals.overdueMeals == 3)
     }
 }
+
+extension WorklistTests {
+    /// The cards of "everyone else" name the patient's tutors (read for those cards only).
+    @Test func everyoneElsesCardsNameTheirTutors() async throws {
+        let test = try await TestApp()
+        let ana = try test.id(of: "Ana Souza"), bruno = try test.id(of: "bruno")
+        try test.write { db in
+            try db.execute(sql: """
+                INSERT INTO user (username, displayName, role, specialties, locale, isActive, createdAt, updatedAt)
+                VALUES (NULL, 'Paciente Sem Pranchas', 'patient', '', 'pt-BR', 1, datetime('now'), datetime('now'))
+                """)
+            let id = db.lastInsertedRowID
+            try db.execute(sql: "INSERT INTO patient (userId, birthDate, sex, startedOn) VALUES (?, '2018-01-01', 'female', '2026-01-01')",
+                           arguments: [id])
+            try db.execute(sql: "INSERT INTO clinicianPatient (clinicianId, patientId, createdAt) VALUES (?, ?, datetime('now'))",
+                           arguments: [ana, id])
+            try db.execute(sql: "INSERT INTO tutorPatient (tutorId, patientId, createdAt) VALUES (?, ?, datetime('now'))",
+                           arguments: [bruno, id])
+        }
+        let page = try test.browser(loggedInAs: "ana").get("/clinician", headers: Self.en).text
+        #expect(Self.lists(page).others == ["Paciente Sem Pranchas"])
+        let card = try #require(page.range(of: ">Paciente Sem Pranchas</a>")).upperBound
+        let tutors = page[card...].prefix(400)
+        #expect(tutors.contains("Bruno Costa"), "\(tutors)")
+    }
+}

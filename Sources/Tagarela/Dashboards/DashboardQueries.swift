@@ -73,8 +73,11 @@ enum DashboardQueries {
         var entries: [Int64: Clinician.Entry] = [:]
         // Read from the cursor's rows, whose columns are found by name in the statement's table: a copied
         // row (`fetchAll`) compares the name with each of its columns.
-        var cardArguments: StatementArguments = ["ids": "[" + shownRows.keys.map(String.init).joined(separator: ",") + "]"]
-        if scope.nutrition { cardArguments += ["from": ISODate.adding(-13, to: now.date), "today": now.date] }
+        func json(_ ids: some Sequence<Int64>) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
+        var cardArguments: StatementArguments = ["ids": json(shownRows.keys), "withTutors": json(others.map(\.id))]
+        if scope.nutrition {
+            cardArguments += ["withMeals": json(nutrition.map(\.id)), "from": ISODate.adding(-13, to: now.date), "today": now.date]
+        }
         let cards = try Row.fetchCursor(db, SQLRequest(sql: cardsSQL(nutrition: scope.nutrition), arguments: cardArguments, cached: true))
         while let row = try cards.next() {
             let patient = People.PatientSummary(row: row)
@@ -153,15 +156,20 @@ enum DashboardQueries {
             """
     }
 
-    /// What the cards of the patients `ids` (a JSON array) show besides their signals: the person,
-    /// their tutors and, for a nutritionist, the pending meals of the period (`from`…`today`).
+    /// What the cards of the patients `ids` (JSON arrays, as all below) show besides their signals: the
+    /// person; the tutors' names of those in `withTutors`, the "everyone else" cards, the only ones that
+    /// print them (nil for the others); the pending meals of the period (`from`…`today`) of those in
+    /// `withMeals`, the nutrition rows (0 for the others). Each was read for up to 300 cards.
     private static func cardsSQL(nutrition: Bool) -> String {
         """
         SELECT u.id, u.displayName, u.username, p.birthDate, p.sex, p.diagnosis, p.photoPath,
-               (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
-                WHERE tp.patientId = p.userId) AS tutorNames,
+               CASE WHEN p.userId IN (SELECT value FROM json_each(:withTutors)) THEN
+                   (SELECT group_concat(t.displayName, ', ') FROM tutorPatient tp JOIN user t ON t.id = tp.tutorId
+                    WHERE tp.patientId = p.userId) END AS tutorNames,
                \(nutrition ? """
-                   (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending' AND m.date BETWEEN :from AND :today)
+                   CASE WHEN p.userId IN (SELECT value FROM json_each(:withMeals)) THEN
+                       (SELECT count(*) FROM meal m WHERE m.patientId = p.userId AND m.status = 'pending'
+                        AND m.date BETWEEN :from AND :today) ELSE 0 END
                    """ : "0") AS pending
         FROM patient p JOIN user u ON u.id = p.userId
         WHERE p.userId IN (SELECT value FROM json_each(:ids))
