@@ -37,7 +37,7 @@ enum SymbolQueries {
     /// What the symbol form offers: categories and the patients a symbol may be kept for.
     static func form(_ actor: Actor, _ t: Translator, _ db: Database) throws -> Form {
         let patients = try People.patients(visibleTo: actor, matching: "", db)
-        let patientIds = "[" + patients.map { String($0.id) }.joined(separator: ",") + "]"
+        let patientIds = SQLiteJSON.list(patients.map(\.id))
         let codes = try String.fetchAll(db, sql: "SELECT locale FROM user WHERE id = ? AND locale IS NOT NULL", arguments: [actor.userId])
             + String.fetchAll(db, sql: "SELECT DISTINCT locale FROM user WHERE locale IS NOT NULL AND id IN (SELECT value FROM json_each(?))",
                               arguments: [patientIds])

@@ -70,14 +70,13 @@ enum DashboardQueries {
             }.prefix(shown) : []
         // Then what the cards of the rows shown say besides their signals.
         let shownRows = Dictionary((attention + others + nutrition).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var cardArguments: StatementArguments = ["ids": SQLiteJSON.list(shownRows.keys), "withTutors": SQLiteJSON.list(others.map(\.id))]
+        if scope.nutrition {
+            cardArguments += ["withMeals": SQLiteJSON.list(nutrition.map(\.id)), "from": ISODate.adding(-13, to: now.date), "today": now.date]
+        }
         var entries: [Int64: Clinician.Entry] = [:]
         // Read from the cursor's rows, whose columns are found by name in the statement's table: a copied
         // row (`fetchAll`) compares the name with each of its columns.
-        func json(_ ids: some Sequence<Int64>) -> String { "[" + ids.map(String.init).joined(separator: ",") + "]" }
-        var cardArguments: StatementArguments = ["ids": json(shownRows.keys), "withTutors": json(others.map(\.id))]
-        if scope.nutrition {
-            cardArguments += ["withMeals": json(nutrition.map(\.id)), "from": ISODate.adding(-13, to: now.date), "today": now.date]
-        }
         let cards = try Row.fetchCursor(db, SQLRequest(sql: cardsSQL(nutrition: scope.nutrition), arguments: cardArguments, cached: true))
         while let row = try cards.next() {
             let patient = People.PatientSummary(row: row)
@@ -104,7 +103,7 @@ enum DashboardQueries {
         let terms = search.trimmingCharacters(in: .whitespaces)
         var arguments: [String: DatabaseValueConvertible?] = [
             "today": now.date, "from": ISODate.adding(-13, to: now.date), "time": now.time, "clinician": actor.userId,
-            "notesSince": notesSince, "behind": "[" + goalsBehind.keys.map(String.init).joined(separator: ",") + "]",
+            "notesSince": notesSince, "behind": SQLiteJSON.list(goalsBehind.keys),
         ]
         arguments["scope"] = visible.arguments.isEmpty ? nil : actor.userId
         if !terms.isEmpty { arguments["search"] = "%\(terms)%" }

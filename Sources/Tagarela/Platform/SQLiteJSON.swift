@@ -21,7 +21,7 @@ enum SQLiteJSON {
     }
 
     /// `[1,2,3]`, for `id IN (SELECT value FROM json_each(?))`.
-    static func list(_ ids: [Int64]) -> String {
+    static func list(_ ids: some Sequence<Int64>) -> String {
         "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
@@ -34,6 +34,6 @@ extension FetchableRecord where Self: TableRecord {
         try fetchAll(db.cachedStatement(sql: """
             SELECT * FROM \(databaseTableName.quotedDatabaseIdentifier)
             WHERE \(column.quotedDatabaseIdentifier) IN (SELECT value FROM json_each(?))
-            """), arguments: [SQLiteJSON.list(Array(ids))])
+            """), arguments: [SQLiteJSON.list(ids)])
     }
 }
