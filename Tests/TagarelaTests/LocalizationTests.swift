@@ -44,6 +44,20 @@ import Testing
         }
     }
 
+    @Test func placeholdersAreFilledOnceAndTheRestKeptAsWritten() {
+        let t = Translator(locale: .ptBR, texts: [
+            "greeting": "Olá, {name}! Você tem {count} refeições — ótimo 👍🏽",
+            "odd": "{ {name} {missing} {unclosed",
+            "combining": "e\u{301}{name}e\u{301}",
+        ])
+        #expect(t("greeting", ["name": "Zoë", "count": "3"]) == "Olá, Zoë! Você tem 3 refeições — ótimo 👍🏽")
+        // A value that itself looks like a placeholder is written as it is.
+        #expect(t("greeting", ["name": "{count}", "count": "2"]) == "Olá, {count}! Você tem 2 refeições — ótimo 👍🏽")
+        #expect(t("odd", ["name": "Ana"]) == "{ Ana {missing} {unclosed")
+        #expect(t("combining", ["name": "ß"]) == "e\u{301}ße\u{301}")
+        #expect(t("greeting") == "Olá, {name}! Você tem {count} refeições — ótimo 👍🏽")
+    }
+
     @Test(arguments: [
         ("pt-BR,pt;q=0.9,en;q=0.8", AppLocale.ptBR), ("pt-PT", .ptBR), ("es-AR", .es), ("ca-ES,es;q=0.5", .ca),
         ("en-US", .en), ("de, en;q=0.3", .en), ("fr", nil), ("es;q=0.2, ca;q=0.9", .ca), ("", nil),
