@@ -2,27 +2,29 @@ import Mustache
 
 // The clinician's dashboard is the page staff open most: its view models answer Mustache directly
 // instead of through `Mirror`, which cost most of the page's time (see bench/mixed). Every stored
-// property must be listed; `MustacheLookupTests` checks each against `Mirror`.
+// property must be listed; `MustacheLookupTests` checks each against `Mirror`. Text and numbers are
+// answered as `MustacheText`, as `MustacheEncoder` answers them: Mustache prints a `String` only after
+// four failed casts.
 
 extension ClinicianDashboard: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "greeting": greeting
-        case "specialties": specialties
-        case "search": search
+        case "greeting": MustacheText(greeting)
+        case "specialties": specialties.map(MustacheText.init)
+        case "search": MustacheText(search)
         case "attention": attention
         case "others": others
-        case "moreText": moreText
+        case "moreText": moreText.map(MustacheText.init)
         case "hasAttention": hasAttention
         case "hasOthers": hasOthers
         case "isEmpty": isEmpty
-        case "countText": countText
+        case "countText": MustacheText(countText)
         case "showsNutrition": showsNutrition
         case "showsSpeech": showsSpeech
         case "nutrition": nutrition
-        case "symbolsURL": symbolsURL
-        case "newPatientURL": newPatientURL
-        case "searchURL": searchURL
+        case "symbolsURL": MustacheText(symbolsURL)
+        case "newPatientURL": MustacheText(newPatientURL)
+        case "searchURL": MustacheText(searchURL)
         default: nil
         }
     }
@@ -32,7 +34,7 @@ extension ClinicianDashboard.WorklistRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "patient": patient
-        case "reasons": reasons
+        case "reasons": reasons.map(MustacheText.init)
         default: nil
         }
     }
@@ -41,10 +43,10 @@ extension ClinicianDashboard.WorklistRow: MustacheParent {
 extension ClinicianDashboard.NutritionRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "id": id
-        case "url": url
-        case "name": self.name
-        case "text": text
+        case "id": MustacheText(String(id))
+        case "url": MustacheText(url)
+        case "name": MustacheText(self.name)
+        case "text": MustacheText(text)
         case "needsAttention": needsAttention
         default: nil
         }
@@ -54,15 +56,15 @@ extension ClinicianDashboard.NutritionRow: MustacheParent {
 extension PatientRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "id": id
-        case "url": url
-        case "patientModeURL": patientModeURL
-        case "name": self.name
-        case "initials": initials
-        case "photoURL": photoURL
-        case "age": age
-        case "diagnosis": diagnosis
-        case "tutors": tutors
+        case "id": MustacheText(String(id))
+        case "url": MustacheText(url)
+        case "patientModeURL": MustacheText(patientModeURL)
+        case "name": MustacheText(self.name)
+        case "initials": MustacheText(initials)
+        case "photoURL": photoURL.map(MustacheText.init)
+        case "age": age.map(MustacheText.init)
+        case "diagnosis": MustacheText(diagnosis)
+        case "tutors": tutors.map(MustacheText.init)
         default: nil
         }
     }
