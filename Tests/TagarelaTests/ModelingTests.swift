@@ -104,6 +104,7 @@ import Testing
         let own = try ana.get("/patients/\(carla)/usage?kind=own")
         #expect(own.text.contains("\(counts.own) toques no período"))
         #expect(!own.text.contains(badge))
+        #expect(!both.text.contains(#"<span class="badge"></span>"#), "an own word has no badge, not an empty one")
         #expect(try ana.get("/patients/\(carla)/usage?kind=nonsense").status == 200, "an unknown kind is both")
 
         // The .obl: both kinds, told apart by `modeling`; and filtered like the page.

@@ -2,31 +2,32 @@ import Mustache
 
 // The usage history lists up to 50 taps: its view models answer Mustache directly instead of
 // through `Mirror` (see bench/mixed). Every stored property must be listed; `MustacheLookupTests`
-// checks each against `Mirror`.
+// checks each against `Mirror`. Text and numbers are answered as `MustacheText`, as `MustacheEncoder`
+// answers them: Mustache prints a `String` only after four failed casts.
 
 extension UsagePage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "patientId": patientId
-        case "patientName": patientName
-        case "from": from
-        case "to": to
+        case "patientId": MustacheText(String(patientId))
+        case "patientName": MustacheText(patientName)
+        case "from": MustacheText(from)
+        case "to": MustacheText(to)
         case "plans": plans
         case "people": people
         case "kinds": kinds
-        case "totalText": totalText
-        case "chart": chart
+        case "totalText": MustacheText(totalText)
+        case "chart": MustacheText(chart)
         case "top": top
         case "sentences": sentences
         case "rows": rows
-        case "tapsNote": tapsNote
-        case "olderLink": olderLink
-        case "latestLink": latestLink
+        case "tapsNote": tapsNote.map(MustacheText.init)
+        case "olderLink": olderLink.map(MustacheText.init)
+        case "latestLink": latestLink.map(MustacheText.init)
         case "isPaged": isPaged
         case "isEmpty": isEmpty
-        case "csvLink": csvLink
-        case "oblLink": oblLink
-        case "filterURL": filterURL
+        case "csvLink": MustacheText(csvLink)
+        case "oblLink": MustacheText(oblLink)
+        case "filterURL": MustacheText(filterURL)
         default: nil
         }
     }
@@ -35,11 +36,11 @@ extension UsagePage: MustacheParent {
 extension UsagePage.Row: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "when": when
-        case "plan": plan
-        case "symbol": symbol
-        case "assisted": assisted
-        case "kind": kind
+        case "when": MustacheText(when)
+        case "plan": MustacheText(plan)
+        case "symbol": MustacheText(symbol)
+        case "assisted": MustacheText(assisted)
+        case "kind": kind.map(MustacheText.init)
         default: nil
         }
     }
@@ -48,8 +49,8 @@ extension UsagePage.Row: MustacheParent {
 extension UsagePage.Sentence: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "text": text
-        case "detail": detail
+        case "text": MustacheText(text)
+        case "detail": MustacheText(detail)
         default: nil
         }
     }
@@ -58,9 +59,9 @@ extension UsagePage.Sentence: MustacheParent {
 extension UsagePage.Top: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "name": self.name
-        case "count": count
-        case "max": max
+        case "name": MustacheText(self.name)
+        case "count": MustacheText(String(count))
+        case "max": MustacheText(String(max))
         default: nil
         }
     }
@@ -69,8 +70,8 @@ extension UsagePage.Top: MustacheParent {
 extension SelectOption: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "value": value
-        case "label": label
+        case "value": MustacheText(value)
+        case "label": MustacheText(label)
         case "isSelected": isSelected
         default: nil
         }

@@ -10,8 +10,8 @@ struct UsagePage: PageModel {
         let plan: String
         let symbol: String
         let assisted: String
-        /// "Modeling" when an adult tapped it to show the child, else empty.
-        var kind = ""
+        /// "Modeling" when an adult tapped it to show the child: nil prints no badge (an empty one was an empty pill).
+        var kind: String?
     }
 
     struct Sentence: PageModel {
@@ -85,7 +85,7 @@ struct UsagePage: PageModel {
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map {
             Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
-                assisted: $0.assistedName ?? t["usage_alone"], kind: $0.modeling ? t["usage_kind_modeling_row"] : "")
+                assisted: $0.assistedName ?? t["usage_alone"], kind: $0.modeling ? t["usage_kind_modeling_row"] : nil)
         }
         tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty
             ? t("usage_taps_note", ["shown": "\(listed.count)", "count": "\(total)"]) : nil
