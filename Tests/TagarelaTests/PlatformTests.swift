@@ -105,14 +105,18 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("migrate-\(UUID().uuidString).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let pool = try AppDatabase.open(at: path)
-        let (completed, journalMode, foreignKeys) = try pool.read { db in
+        let (completed, journalMode, foreignKeys, readerCache) = try pool.read { db in
             (try Migrations.migrator.hasCompletedMigrations(db),
              try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+             try Int.fetchOne(db, sql: "PRAGMA foreign_keys"),
+             try Int.fetchOne(db, sql: "PRAGMA cache_size"))
         }
         #expect(completed)
         #expect(journalMode == "wal")
         #expect(foreignKeys == 1)
+        // 16 MiB of pages per connection, readers and writer alike (a negative size is in KiB).
+        #expect(readerCache == -16384)
+        #expect(try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -16384)
     }
 
     @Test func backupTakenWhileAWriterRunsPassesIntegrityCheck() async throws {
