@@ -42,6 +42,69 @@ import Testing
         #expect(page.text.contains(#"id="profile-title""#) && page.text.contains(#"id="tutors-title""#))
     }
 
+    /// The taps per day and the new words are summed in one pass over the tap summary; they must be what
+    /// the two GROUP BY statements the page ran before give, on the demo's taps and on awkward ones: a
+    /// symbol first used before the period (not new), ties in count ordered by name as SQLite's BINARY
+    /// collation does (uppercase, then lowercase, then accented), taps without a symbol (counted per day only).
+    @Test func tapsPerDayAndNewWordsAreWhatTheStatementsGave() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let ana = try test.read { db in Actor(user: try User.filter(Column("username") == "ana").fetchOne(db)!) }
+        let timeZone = test.app.configuration.timeZone
+        let today = ISODate.string(test.clock.now, timeZone: timeZone)
+        let period = PatientOverview.period(today: today)
+        let fresh = test.clock.now.addingTimeInterval(-86_400)
+        try test.write { db in
+            let demoSymbol = try #require(try Int64.fetchOne(db, sql: """
+                SELECT symbolId FROM tapDay WHERE patientId = ? AND symbolId <> 0 ORDER BY day DESC LIMIT 1
+                """, arguments: [carla]))
+            let category = try #require(try Int64.fetchOne(db, sql: "SELECT categoryId FROM symbol WHERE id = ?", arguments: [demoSymbol]))
+            func symbol(_ name: String) throws -> Int64 {
+                try db.execute(sql: """
+                    INSERT INTO symbol (clinicianId, patientId, categoryId, name, spokenText, pictogram, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, ?, '1F4A7', ?, ?)
+                    """, arguments: [ana.userId, carla, category, name, name, fresh, fresh])
+                return db.lastInsertedRowID
+            }
+            var counter = 0
+            func tap(_ symbolId: Int64?, at: Date, times: Int = 1) throws {
+                for _ in 0..<times {
+                    counter += 1
+                    try db.execute(sql: "INSERT INTO tap (key, patientId, symbolId, at, receivedAt) VALUES (?, ?, ?, ?, ?)",
+                                   arguments: ["overview-\(counter)", carla, symbolId, at, at])
+                }
+            }
+            for name in ["Água", "abacate", "Zebra"] { try tap(try symbol(name), at: fresh, times: 250) }
+            try tap(try symbol("antigo"), at: fresh, times: 400)
+            try tap(try symbol("antigo 2"), at: fresh, times: 400)
+            let old = try symbol("velho")
+            try tap(old, at: fresh, times: 500)
+            try tap(old, at: test.clock.now.addingTimeInterval(-40 * 86_400))
+            try tap(nil, at: fresh, times: 7)
+        }
+        let record = try test.read { db in
+            try OverviewQueries.record(try PeopleQueries.person(carla, visibleTo: ana, db).patient, for: ana, from: period.from, to: today,
+                                       recentFrom: period.recentFrom, timeZone: timeZone, now: test.clock.now, noteLimit: 4, db)
+        }
+        let (perDay, newWords) = try test.read { db in
+            (Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT day, sum(n) FROM tapDay WHERE patientId = ? AND day BETWEEN ? AND ? GROUP BY day
+                """, arguments: [carla, period.from, today]).map { ($0[0] as String, $0[1] as Int) }),
+             try Row.fetchAll(db, sql: """
+                SELECT symbol.name, counted.n FROM (
+                    SELECT symbolId, sum(n) AS n FROM tapDay
+                    WHERE patientId = ? AND day BETWEEN ? AND ? AND symbolId <> 0 GROUP BY symbolId) AS counted
+                JOIN symbol ON symbol.id = counted.symbolId
+                WHERE (SELECT min(day) FROM tapDay AS first WHERE first.patientId = ? AND first.symbolId = counted.symbolId) >= ?
+                ORDER BY counted.n DESC, symbol.name LIMIT 5
+                """, arguments: [carla, period.from, today, carla, period.from]).map { OverviewQueries.Word(name: $0[0], count: $0[1]) })
+        }
+        #expect(record.taps == perDay)
+        #expect(record.taps.values.reduce(0, +) > 1_000)
+        #expect(record.newWords == newWords)
+        #expect(record.newWords.map(\.name) == ["antigo", "antigo 2", "Zebra", "abacate", "Água"], "not velho, used 40 days ago")
+    }
+
     @Test func aNutritionistSeesMealsAndWeightsNotBoards() async throws {
         let test = try await TestApp()
         let nadia = try test.browser(loggedInAs: "nadia")
