@@ -114,9 +114,9 @@ import Testing
         #expect(completed)
         #expect(journalMode == "wal")
         #expect(foreignKeys == 1)
-        // 16 MiB of pages per connection, readers and writer alike (a negative size is in KiB).
-        #expect(readerCache == -16384)
-        #expect(try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -16384)
+        // 8 MiB of pages per connection, readers and writer alike (a negative size is in KiB).
+        #expect(readerCache == -8192)
+        #expect(try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -8192)
     }
 
     @Test func backupTakenWhileAWriterRunsPassesIntegrityCheck() async throws {
