@@ -180,7 +180,7 @@ func accessHandler(
     let suspended = SuspendedConnection(pointer: connection, state: state)
     guard core.suspend(suspended) else { return .NO }  // stopping
     let request = state.request, responder = core.responder
-    core.workers.submit { core.resume(suspended, with: responder.respond(to: request)) }
+    core.workers.submit(waitsForWriter: responder.waitsForWriter(request)) { core.resume(suspended, with: responder.respond(to: request)) }
     return .YES
 }
 

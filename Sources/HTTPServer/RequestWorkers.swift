@@ -5,25 +5,43 @@ import Foundation
 /// Dedicated threads rather than an `OperationQueue`: on Linux those run on libdispatch's shared
 /// pool, about as wide as the machine has cores, so a handler waiting on the database or a password
 /// hash being computed elsewhere would hold up every other request.
+///
+/// Requests that wait for a writer (`Responder.waitsForWriter`) take at most all threads but one
+/// (`writerLimit`); the others wait aside, in their own order, and go first when one ends. A writer
+/// that waits for the disk (a slow sync, a backup, a checkpoint) then holds up the writes alone: with
+/// one queue, enough writes took every thread and every page waited behind them. The writes still share
+/// the threads with the pages, in arrival order, so neither gets a core of its own.
 final class RequestWorkers: @unchecked Sendable {
-    // Unchecked: `waiting`, `head` and `stopping` are only touched with `condition` locked.
+    private struct Job {
+        let work: @Sendable () -> Void
+        let waitsForWriter: Bool
+    }
+
+    // Unchecked: everything below but `writerLimit` is only touched with `condition` locked.
     private let condition = NSCondition()
-    private var waiting: [@Sendable () -> Void] = []
+    private var waiting: [Job] = []
     private var head = 0
+    /// Writes taken from `waiting` while `writerLimit` of them were running, oldest first.
+    private var asideWrites: [Job] = []
+    private var asideHead = 0
+    private var writesRunning = 0
     private var stopping = false
+    private let writerLimit: Int
 
     /// Starts `count` threads; they run until `stop()`. Linux keeps 15 characters of a thread's name.
     init(name: String, count: Int) {
-        for index in 0..<max(1, count) {
+        let count = max(1, count)
+        writerLimit = max(1, count - 1)
+        for index in 0..<count {
             let thread = Thread { [self] in run() }
             thread.name = "\(name)-\(index)"
             thread.start()
         }
     }
 
-    func submit(_ work: @escaping @Sendable () -> Void) {
+    func submit(waitsForWriter: Bool = false, _ work: @escaping @Sendable () -> Void) {
         condition.lock()
-        waiting.append(work)
+        waiting.append(Job(work: work, waitsForWriter: waitsForWriter))
         condition.unlock()
         condition.signal()
     }
@@ -37,22 +55,52 @@ final class RequestWorkers: @unchecked Sendable {
     }
 
     private func run() {
-        while let work = next() { work() }
+        while let job = next() {
+            job.work()
+            if job.waitsForWriter { writeEnded() }
+        }
     }
 
-    private func next() -> (@Sendable () -> Void)? {
+    private func next() -> Job? {
         condition.lock()
         defer { condition.unlock() }
-        while head == waiting.count {
-            if stopping { return nil }
+        while true {
+            if writesRunning < writerLimit, asideHead < asideWrites.count {
+                writesRunning += 1
+                return Self.take(from: &asideWrites, at: &asideHead)
+            }
+            if head < waiting.count {
+                let job = Self.take(from: &waiting, at: &head)
+                guard job.waitsForWriter else { return job }
+                if writesRunning < writerLimit {
+                    writesRunning += 1
+                    return job
+                }
+                asideWrites.append(job)
+                continue
+            }
+            // Writes set aside are run before stopping: the write running ends and lets the next one go.
+            if stopping && asideHead == asideWrites.count { return nil }
             condition.wait()
         }
-        let work = waiting[head]
+    }
+
+    private func writeEnded() {
+        condition.lock()
+        writesRunning -= 1
+        let hasAside = asideHead < asideWrites.count
+        condition.unlock()
+        if hasAside { condition.signal() }
+    }
+
+    /// The job at `head`, which moves on; the array is emptied once every job has been taken.
+    private static func take(from jobs: inout [Job], at head: inout Int) -> Job {
+        let job = jobs[head]
         head += 1
-        if head == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
             head = 0
         }
-        return work
+        return job
     }
 }

@@ -14,6 +14,10 @@ public protocol Responder: Sendable {
     /// A response that costs next to nothing (a static file, a health check), given at once on the
     /// connection's thread instead of waiting its turn for a request worker; nil for every other request.
     func immediateResponse(to request: Request) -> Response?
+    /// Whether answering will wait for something that serves one request at a time (a database's one
+    /// writer). All but one request worker at most answer such requests at once (`RequestWorkers`):
+    /// however long the writer takes, a worker stays free for the other requests.
+    func waitsForWriter(_ request: Request) -> Bool
 }
 
 extension Responder {
@@ -22,6 +26,8 @@ extension Responder {
     }
 
     public func immediateResponse(to request: Request) -> Response? { nil }
+
+    public func waitsForWriter(_ request: Request) -> Bool { false }
 }
 
 /// Body size limits, checked while the body arrives so an oversized one is never held whole.

@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var locations: Locations
     @Option(help: "TCP port to listen on.") var port: UInt16 = 8080
-    @Option(help: "Connection threads, and as many request workers answering requests in arrival order. Default: the number of cores.")
+    @Option(help: "Connection threads, and as many request workers answering requests in arrival order (requests that write take all but one at most). Default: the number of cores.")
     var threads = ProcessInfo.processInfo.activeProcessorCount
 
     func run() async throws {

@@ -399,6 +399,49 @@ extension Result {
         #expect(slow.value == nil)
     }
 
+    /// Requests to `/write…` wait for a writer: each holds its worker for 0.6 s.
+    struct WritingResponder: Responder {
+        func respond(to request: Request) -> Response {
+            if request.path.hasPrefix("/write") { Thread.sleep(forTimeInterval: 0.6) }
+            return .text(request.path)
+        }
+
+        func waitsForWriter(_ request: Request) -> Bool { request.path.hasPrefix("/write") }
+    }
+
+    @Test func requestsWaitingForTheWriterLeaveAWorkerFree() throws {
+        var configuration = ServerConfiguration(port: 0)
+        configuration.threads = 2
+        let server = Server(configuration: configuration, responder: WritingResponder(),
+                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try server.start()
+        defer { server.shutdown(gracePeriod: .seconds(3)) }
+        // Three writes for two workers: one runs, the others wait aside, and the second worker is free.
+        let began = Date()
+        let writes = (0..<3).map { index in
+            let box = Result<WireResponse, Error>.Box()
+            Thread { box.value = Result { try HTTPClient(port: server.port).get("/write-\(index)") } }.start()
+            return box
+        }
+        let deadline = Date().addingTimeInterval(5)
+        while server.requestsInFlight < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+
+        let started = Date()
+        for index in 0..<4 {
+            #expect(try HTTPClient(port: server.port).get("/page-\(index)").text == "/page-\(index)")
+        }
+        #expect(Date().timeIntervalSince(started) < 0.4)
+        #expect(writes.allSatisfy { $0.value == nil })
+        // Every write is answered, one after the other: 3 × 0.6 s.
+        while writes.contains(where: { $0.value == nil }) && Date() < deadline.addingTimeInterval(5) {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        for (index, write) in writes.enumerated() {
+            #expect(try write.value?.get().text == "/write-\(index)")
+        }
+        #expect(Date().timeIntervalSince(began) >= 1.7)
+    }
+
     @Test func immediateResponsesDoNotWaitForAWorker() throws {
         let server = try Self.start(threads: 1)
         defer { server.shutdown(gracePeriod: .seconds(2)) }

@@ -154,6 +154,13 @@ public final class App: Responder {
         return nil
     }
 
+    /// Requests whose route writes: the server answers at most all its workers but one of them at once,
+    /// so while SQLite's one writer waits for the disk, a worker stays free for the pages.
+    public func waitsForWriter(_ request: Request) -> Bool {
+        guard case .found(let route, _) = router.match(request.method, request.path) else { return false }
+        return route.database.writes
+    }
+
     public func respond(to request: Request) -> Response {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)

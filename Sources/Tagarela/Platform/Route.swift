@@ -13,6 +13,14 @@ enum DatabaseUse: Sendable, Equatable {
     /// The transitional handlers that still open their own accesses through `context.database`.
     case legacy
 
+    /// Whether a request of this route waits for SQLite's one writer.
+    var writes: Bool {
+        switch self {
+        case .write, .readThenWrite, .legacy: true
+        case .none, .read: false
+        }
+    }
+
     /// How many accesses a request of this route makes at most.
     var accesses: Int {
         switch self {
