@@ -7,7 +7,7 @@ import Foundation
 /// hash being computed elsewhere would hold up every other request.
 ///
 /// Requests that wait for a writer (`Responder.waitsForWriter`) take at most all threads but one
-/// (`writerLimit`); the others wait aside, in their own order, and go first when one ends. A writer
+/// (`writerLimit`; with a single thread, that one); the others wait aside, in their own order, and go first when one ends. A writer
 /// that waits for the disk (a slow sync, a backup, a checkpoint) then holds up the writes alone: with
 /// one queue, enough writes took every thread and every page waited behind them. The writes still share
 /// the threads with the pages, in arrival order, so neither gets a core of its own.

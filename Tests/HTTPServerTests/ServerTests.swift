@@ -368,10 +368,10 @@ extension Result {
         }
     }
 
-    static func start(threads: Int) throws -> Server {
+    static func start(threads: Int, responder: any Responder = BusyResponder()) throws -> Server {
         var configuration = ServerConfiguration(port: 0)
         configuration.threads = threads
-        let server = Server(configuration: configuration, responder: BusyResponder(),
+        let server = Server(configuration: configuration, responder: responder,
                             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         try server.start()
         return server
@@ -409,22 +409,25 @@ extension Result {
         func waitsForWriter(_ request: Request) -> Bool { request.path.hasPrefix("/write") }
     }
 
-    @Test func requestsWaitingForTheWriterLeaveAWorkerFree() throws {
-        var configuration = ServerConfiguration(port: 0)
-        configuration.threads = 2
-        let server = Server(configuration: configuration, responder: WritingResponder(),
-                            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        try server.start()
-        defer { server.shutdown(gracePeriod: .seconds(3)) }
-        // Three writes for two workers: one runs, the others wait aside, and the second worker is free.
-        let began = Date()
-        let writes = (0..<3).map { index in
+    /// Starts `count` writes, each from its own client, and returns once they are all in flight.
+    static func startWrites(_ count: Int, on server: Server) -> [Result<WireResponse, Error>.Box] {
+        let writes = (0..<count).map { index in
             let box = Result<WireResponse, Error>.Box()
             Thread { box.value = Result { try HTTPClient(port: server.port).get("/write-\(index)") } }.start()
             return box
         }
         let deadline = Date().addingTimeInterval(5)
-        while server.requestsInFlight < 3 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        while server.requestsInFlight < count && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        return writes
+    }
+
+    @Test func requestsWaitingForTheWriterLeaveAWorkerFree() throws {
+        let server = try Self.start(threads: 2, responder: WritingResponder())
+        defer { server.shutdown(gracePeriod: .seconds(3)) }
+        // Three writes for two workers: one runs, the others wait aside, and the second worker is free.
+        let began = Date()
+        let writes = Self.startWrites(3, on: server)
+        let deadline = Date().addingTimeInterval(5)
 
         let started = Date()
         for index in 0..<4 {
@@ -440,6 +443,19 @@ extension Result {
             #expect(try write.value?.get().text == "/write-\(index)")
         }
         #expect(Date().timeIntervalSince(began) >= 1.7)
+    }
+
+    @Test func writesSetAsideAreAnsweredWhenTheServerStops() throws {
+        let server = try Self.start(threads: 2, responder: WritingResponder())
+        let writes = Self.startWrites(3, on: server)
+        #expect(server.requestsInFlight == 3)
+        // One runs, two wait aside: the stop lets all three finish within its grace period.
+        server.shutdown(gracePeriod: .seconds(5))
+        for (index, write) in writes.enumerated() {
+            let deadline = Date().addingTimeInterval(5)
+            while write.value == nil && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(try write.value?.get().text == "/write-\(index)")
+        }
     }
 
     @Test func immediateResponsesDoNotWaitForAWorker() throws {
