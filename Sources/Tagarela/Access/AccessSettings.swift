@@ -139,7 +139,9 @@ enum AccessRules {
 extension AccessSettings {
     /// The patient's settings, or `standard` when none were saved.
     static func load(patientId: Int64, _ db: Database) throws -> AccessSettings {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM accessSetting WHERE patientId = ?", arguments: [patientId])
+        // Read with every board and every patient's session: a statement prepared once per connection.
+        guard let row = try Row.fetchOne(db, SQLRequest(sql: "SELECT * FROM accessSetting WHERE patientId = ?", arguments: [patientId],
+                                                        cached: true))
         else { return .standard }
         // The table's CHECKs keep the texts valid; an unknown one falls back rather than failing a patient's page.
         var settings = AccessSettings.standard
@@ -157,7 +159,8 @@ extension AccessSettings {
 
     /// Only the look of the patient's pages, read with the session (see `App.signedInActor`).
     static func display(patientId: Int64, _ db: Database) throws -> Display {
-        try Row.fetchOne(db, sql: "SELECT theme, textSize FROM accessSetting WHERE patientId = ?", arguments: [patientId])
+        try Row.fetchOne(db, SQLRequest(sql: "SELECT theme, textSize FROM accessSetting WHERE patientId = ?", arguments: [patientId],
+                                        cached: true))
             .map(Display.init) ?? .standard
     }
 

@@ -63,8 +63,8 @@ enum Meals {
         meal.photoPath = photo
         try meal.update(db)
         for (lineId, quantity) in answer.consumed {
-            try db.execute(sql: "UPDATE mealLine SET consumedQuantity = ? WHERE id = ? AND mealId = ?",
-                           arguments: [quantity, lineId, meal.id])
+            try db.cachedStatement(sql: "UPDATE mealLine SET consumedQuantity = ? WHERE id = ? AND mealId = ?")
+                .execute(arguments: [quantity, lineId, meal.id])
         }
         try audit.record(.update, "meal", meal.id, meal.status, db)
     }
