@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HTTPServer
 import Testing
 @testable import Tagarela
 
@@ -78,5 +79,17 @@ import Testing
         try await Task.sleep(for: .milliseconds(80))
         #expect(cache.page(for: "key") == nil)
     }
-}
 
+    @Test func theBoardsInUseStayWhileThousandsOfOthersPass() {
+        // Room for about ten 100-byte pages per generation; a clinic of 5 000 children cycles boards
+        // through a cache sized for fewer, and the one a child is using must stay.
+        let cache = ReadCache(pageBytes: 1_000)
+        let page = Response.text(String(repeating: "x", count: 100))
+        cache.store(page: page, for: "child's board", generation: cache.generation)
+        for n in 0..<500 {
+            cache.store(page: page, for: "board \(n)", generation: cache.generation)
+            #expect(cache.page(for: "child's board") != nil, "lost after \(n) other boards")
+        }
+        #expect(cache.page(for: "board 0") == nil, "the first of the others has gone")
+    }
+}

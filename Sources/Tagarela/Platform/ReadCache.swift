@@ -40,17 +40,18 @@ final class ReadCache: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
-        var sessions: [String: CachedSession] = [:]
-        var pages: [String: CachedPage] = [:]
+        var sessions: TwoGenerations<CachedSession>
+        var pages: TwoGenerations<CachedPage>
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let observation = Mutex<AnyDatabaseCancellable?>(nil)
-    private let limit: Int
     let lifetime: Duration
 
-    init(limit: Int = 2000, lifetime: Duration = .seconds(10)) {
-        self.limit = limit
+    /// Room for `sessions` signed-in sessions and `pageBytes` of pages per generation (`TwoGenerations`):
+    /// at ten times the clinic, 8 000 people are signed in, and their boards take about 8 KB each.
+    init(sessions: Int = 5_000, pageBytes: Int = 8 << 20, lifetime: Duration = .seconds(10)) {
+        state = Mutex(State(sessions: TwoGenerations(limit: sessions), pages: TwoGenerations(limit: pageBytes)))
         self.lifetime = lifetime
     }
 
@@ -69,15 +70,15 @@ final class ReadCache: Sendable {
     func invalidateAll() {
         state.withLock { state in
             state.generation &+= 1
-            state.sessions.removeAll(keepingCapacity: true)
-            state.pages.removeAll(keepingCapacity: true)
+            state.sessions.removeAll()
+            state.pages.removeAll()
         }
     }
 
     func session(for token: String) -> CachedSession? {
         let now = ContinuousClock.now
         return state.withLock { state in
-            guard let entry = state.sessions[token], entry.generation == state.generation,
+            guard let entry = state.sessions.value(for: token, cost: { _ in 1 }), entry.generation == state.generation,
                   now - entry.storedAt < lifetime else { return nil }
             return entry
         }
@@ -87,37 +88,37 @@ final class ReadCache: Sendable {
         let entry = CachedSession(signedIn: session, actor: actor, generation: generation, storedAt: .now)
         state.withLock { state in
             guard generation == state.generation else { return }
-            if state.sessions.count >= limit { state.sessions.removeAll(keepingCapacity: true) }
-            state.sessions[token] = entry
+            state.sessions.insert(entry, for: token, cost: 1)
         }
     }
 
     /// Records a write of `lastSeenAt` made for a cached session.
     func touch(token: String, at date: Date) {
         state.withLock { state in
-            guard var entry = state.sessions[token] else { return }
-            var session = entry.signedIn.session
-            session.lastSeenAt = date
-            entry.signedIn = SignedIn(session: session, user: entry.signedIn.user)
-            state.sessions[token] = entry
+            state.sessions.update(token) { entry in
+                var session = entry.signedIn.session
+                session.lastSeenAt = date
+                entry.signedIn = SignedIn(session: session, user: entry.signedIn.user)
+            }
         }
     }
 
     func page(for key: String) -> Response? {
         let now = ContinuousClock.now
         return state.withLock { state in
-            guard let entry = state.pages[key], entry.generation == state.generation,
+            guard let entry = state.pages.value(for: key, cost: Self.cost), entry.generation == state.generation,
                   now - entry.storedAt < lifetime else { return nil }
             return entry.response
         }
     }
 
+    private static func cost(_ page: CachedPage) -> Int { page.response.body.count }
+
     func store(page: Response, for key: String, generation: UInt64) {
         let entry = CachedPage(response: page, generation: generation, storedAt: .now)
         state.withLock { state in
             guard generation == state.generation else { return }
-            if state.pages.count >= limit { state.pages.removeAll(keepingCapacity: true) }
-            state.pages[key] = entry
+            state.pages.insert(entry, for: key, cost: Self.cost(entry))
         }
     }
 }
