@@ -36,6 +36,18 @@ import Testing
         #expect(meal.reprinted(["id": "7"]) == nil)
     }
 
+    @Test func anEndpointKnowsTheOnlyPathsItPrints() {
+        let play = Endpoint<Int64>(.get, "/play/:plan", .anyone)
+        #expect(play.matches(play.path(12)))
+        #expect(!play.matches("/play/twelve"))
+        #expect(!play.matches("/play/12/cells"))
+        #expect(!play.matches("/play"))
+        #expect(!play.matches("/plays/12"))
+        #expect(OfflineBoards.isBoardPage(PlayerEndpoints.play.path(4)))
+        #expect(OfflineBoards.isBoardPage(DashboardEndpoints.patient.path()))
+        #expect(!OfflineBoards.isBoardPage(DashboardEndpoints.clinician.path()))
+    }
+
     /// Print then match gives the same route and the same values, for every route the app registers:
     /// a route whose pattern and printer disagree, or two routes that shadow each other, fail here.
     @Test func everyRouteRoundTrips() throws {

@@ -96,6 +96,23 @@ struct Endpoint<each Parameter: PathParameter>: Sendable {
         return path + "?" + pairs.map { "\($0.key)=\(Self.queryEscaped($0.value))" }.joined(separator: "&")
     }
 
+    /// Whether this endpoint prints `path`: the same literal segments, and in each hole a value its
+    /// type parses. The router matches requests; this answers for a path already routed elsewhere.
+    func matches(_ path: String) -> Bool {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == segments.count else { return false }
+        var matched: [String: String] = [:]
+        var names = parameterNames.makeIterator()
+        for (part, segment) in zip(parts, segments) {
+            if let segment {
+                guard part == segment else { return false }
+            } else if let name = names.next() {
+                matched[name] = String(part)
+            }
+        }
+        return parameters(matched) != nil
+    }
+
     /// The typed values of a matched request's path parameters (percent-decoded already, as the server
     /// decodes the path), or nil if one does not parse (a letter where an id goes): the inverse of `path`.
     func parameters(_ matched: [String: String]) -> (repeat each Parameter)? {
