@@ -48,9 +48,11 @@ final class ReadCache: Sendable {
     private let observation = Mutex<AnyDatabaseCancellable?>(nil)
     let lifetime: Duration
 
-    /// Room for `sessions` signed-in sessions and `pageBytes` of pages per generation (`TwoGenerations`):
-    /// at ten times the clinic, 8 000 people are signed in, and their boards take about 8 KB each.
-    init(sessions: Int = 5_000, pageBytes: Int = 8 << 20, lifetime: Duration = .seconds(10)) {
+    /// Room for `sessions` signed-in sessions and `pageBytes` of pages per generation (`TwoGenerations`).
+    /// At ten times the clinic 8 000 people are signed in. A board page is about 8 KB:
+    /// 4 MB holds the boards of 500 children at play, and more would not help a clinic of 5 000 whose
+    /// boards come back less often than `lifetime` (`bench/mixed --scale 10`), only cost it memory.
+    init(sessions: Int = 5_000, pageBytes: Int = 4 << 20, lifetime: Duration = .seconds(10)) {
         state = Mutex(State(sessions: TwoGenerations(limit: sessions), pages: TwoGenerations(limit: pageBytes)))
         self.lifetime = lifetime
     }
