@@ -37,7 +37,9 @@ import Testing
         Self.expectAnswersEveryProperty(dashboard)
         for row in dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
         #expect(dashboard.attention.count == 1)
-        for row in dashboard.attention { Self.expectAnswersEveryProperty(row) }
+        for card in dashboard.attention { Self.expectAnswersEveryProperty(card) }
+        Self.expectAnswersEveryProperty(ClinicianDashboard.WorklistRow(patient: PatientRow(summary, today: "2026-11-21", context: context),
+                                                                       reasons: ["New tutor notes: 1"]))
         let filter = UsageRoutes.Filter(Parameters([("from", "2026-11-01"), ("to", "2026-11-30")]), context: context)
         let usage = UsagePage(patientId: 7, patientName: "Carla Costa", filter: filter, total: 3,
                               perDay: [(day: "2026-11-02", count: 3)], top: [(name: "água", count: 3)],

@@ -26,6 +26,44 @@ import Testing
         return String(rest[..<(rest.range(of: "</li>\n    \n") ?? rest.range(of: "</ul>")!).upperBound])
     }
 
+    /// The rendered cards are kept under a key (`ClinicianDashboard.cardKey`): whatever a card shows
+    /// must change the key, or an old card would be shown.
+    @Test func aWorklistCardIsKeptUnderEverythingItShows() {
+        let summary = People.PatientSummary(id: 7, displayName: "Carla Costa", username: "carla", birthDate: "2018-03-01", sex: .female,
+                                            diagnosis: "TEA", photoPath: nil, tutorNames: "Bruno Costa")
+        let signals = WorklistRules.Signals(hasBoards: true, lastBoardUse: "2026-11-01", goalsBehind: 1, overdueMeals: 2, adherence: 0.5,
+                                            lastEvaluation: "2026-08-01", newTutorNotes: 1)
+        func key(_ patient: People.PatientSummary = summary, _ signals: WorklistRules.Signals = signals, today: String = "2026-11-21",
+                 scope: WorklistRules.Scope = .init(speech: true, nutrition: true), locale: AppLocale = .ptBR) -> String {
+            ClinicianDashboard.cardKey(.init(patient: patient, signals: signals,
+                                             adherence: .init(fulfilled: 0, notFulfilled: 0, pending: 0, overdue: 0)),
+                                       today: today, scope: scope, locale: locale)
+        }
+        func patient(id: Int64 = 7, name: String = "Carla Costa", birthDate: String? = "2018-03-01", diagnosis: String = "TEA",
+                     photoPath: String? = nil) -> People.PatientSummary {
+            People.PatientSummary(id: id, displayName: name, username: "carla", birthDate: birthDate, sex: .female, diagnosis: diagnosis,
+                                  photoPath: photoPath, tutorNames: "Bruno Costa")
+        }
+        func with(_ change: (inout WorklistRules.Signals) -> Void) -> WorklistRules.Signals {
+            var changed = signals
+            change(&changed)
+            return changed
+        }
+        #expect(key(patient()) == key(), "the same card, the same key")
+        let others = [
+            key(today: "2026-11-22"), key(scope: .init(speech: false, nutrition: true)), key(scope: .init(speech: true, nutrition: false)),
+            key(locale: .en),
+            key(patient(id: 8)), key(patient(name: "Carla C. Costa")), key(patient(birthDate: "2018-03-02")), key(patient(birthDate: nil)),
+            key(patient(diagnosis: "TEA nível 1")), key(patient(photoPath: "a.jpg")),
+            key(summary, with { $0.hasBoards = false }), key(summary, with { $0.lastBoardUse = "2026-11-02" }),
+            key(summary, with { $0.lastBoardUse = nil }), key(summary, with { $0.goalsBehind = 2 }),
+            key(summary, with { $0.overdueMeals = 3 }), key(summary, with { $0.adherence = 0.6 }), key(summary, with { $0.adherence = nil }),
+            key(summary, with { $0.lastEvaluation = "2026-08-02" }), key(summary, with { $0.lastEvaluation = nil }),
+            key(summary, with { $0.newTutorNotes = 2 }),
+        ]
+        #expect(Set(others + [key()]).count == others.count + 1, "every change gives a key of its own")
+    }
+
     @Test func theNutritionistSeesCarlaBeforeElisaForHerMeals() async throws {
         let test = try await TestApp()
         let page = try test.browser(loggedInAs: "nadia").get("/clinician", headers: Self.en).text

@@ -40,6 +40,15 @@ extension ClinicianDashboard.WorklistRow: MustacheParent {
     }
 }
 
+extension ClinicianDashboard.WorklistCard: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "html": MustacheText(html)
+        default: nil
+        }
+    }
+}
+
 extension ClinicianDashboard.NutritionRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
