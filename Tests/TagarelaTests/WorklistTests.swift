@@ -20,10 +20,11 @@ import Testing
         return (names(page[start..<end]), names(rest[..<(rest.range(of: "</section>")?.lowerBound ?? rest.endIndex)]))
     }
 
+    /// The reasons on a card of the worklist: its list closes the card (`dashboards/worklist-card`).
     static func reasons(of name: String, in page: String) -> String {
         guard let at = page.range(of: ">\(name)</a>") else { return "" }
         let rest = page[at.upperBound...]
-        return String(rest[..<(rest.range(of: "</li>\n    \n") ?? rest.range(of: "</ul>")!).upperBound])
+        return String(rest[..<rest.range(of: "</ul>")!.upperBound])
     }
 
     /// The rendered cards are kept under a key (`ClinicianDashboard.cardKey`): whatever a card shows
@@ -100,6 +101,36 @@ import Testing
         let again = try ana.get("/clinician", headers: Self.en).text
         #expect(Self.lists(again).attention == ["Carla Costa", "Davi Alves"])
         #expect(Self.reasons(of: "Carla Costa", in: again).contains("New tutor notes: 1"))
+    }
+
+    /// The cards are kept rendered between loads: an edited patient, a new photo or another language shows
+    /// at the next load, for every clinician.
+    @Test func anEditedPatientShowsOnTheNextWorklist() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let before = try ana.get("/clinician", headers: Self.en).text
+        #expect(Self.lists(before).attention.contains("Carla Costa"))
+        #expect(Self.reasons(of: "Carla Costa", in: before).contains("New tutor notes: 1"))
+        let portuguese = try ana.get("/clinician").text
+        #expect(Self.reasons(of: "Carla Costa", in: portuguese).contains("Anotações novas de tutores: 1"), "a card for each language")
+
+        // The rest of the form as it was, so that only the name, the diagnosis and the photo change.
+        let kept = try #require(try test.read { db in
+            try Row.fetchOne(db, sql: "SELECT birthDate, sex, startedOn FROM patient WHERE userId = ?", arguments: [carla])
+        })
+        let photo = (field: "photo", filename: "c.png", contentType: "image/png", content: PhotoTests.png)
+        #expect(try ana.postMultipart("/patients/\(carla)", fields: [
+            ("displayName", "Carla C. Costa"), ("diagnosis", "Apraxia da fala"), ("birthDate", kept["birthDate"] ?? ""),
+            ("sex", kept["sex"] ?? ""), ("startedOn", kept["startedOn"] ?? ""),
+        ], files: [photo]).status == 303)
+        let after = try ana.get("/clinician", headers: Self.en).text
+        #expect(Self.lists(after).attention.contains("Carla C. Costa"))
+        #expect(!after.contains(">Carla Costa</a>"))
+        #expect(after.contains("7 years old · Apraxia da fala"), "the age as it was")
+        #expect(after.contains(#"<img class="avatar" src="/patients/\#(carla)/photo""#))
+        let nadia = try test.browser(loggedInAs: "nadia").get("/clinician", headers: Self.en).text
+        #expect(Self.lists(nadia).attention.contains("Carla C. Costa"), "another clinician's worklist too")
     }
 
     @Test func boardsUnusedForAWeekComeFirst() async throws {
