@@ -166,7 +166,7 @@ import Testing
         let scope = WorklistRules.Scope(speech: true, nutrition: true)
         // The statement the dashboard runs, with every signal of both specialties.
         let signals = DashboardQueries.worklistSignals(actor, matching: "", now: (date: "2026-11-21", time: "12:00"), notesSince: Date(),
-                                                       goalsBehind: [1: 1], scope: scope)
+                                                       scope: scope)
         let plan = try test.read { db in
             try Row.fetchAll(db, sql: """
                 EXPLAIN QUERY PLAN WITH s AS (SELECT *, fulfilled + notFulfilled AS answered FROM (\(signals.sql)))

@@ -23,16 +23,23 @@ enum DashboardQueries {
         let nutrition: [Entry]
     }
 
+    /// `memory` keeps each patient's signals between loads of the worklist (`CaseloadSignals`); a
+    /// search, rare and different each time, reads them all.
     static func clinician(_ actor: Actor, matching search: String, now: (date: String, time: String), nowInstant: Date,
-                          timeZone: TimeZone, shown: Int, _ db: Database) throws -> Clinician {
+                          timeZone: TimeZone, shown: Int, memory: CaseloadSignals? = nil, _ db: Database) throws -> Clinician {
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
         let behind = try GoalQueries.behindCounts(visibleTo: actor, today: now.date, timeZone: timeZone, db)
-        let notesSince = nowInstant.addingTimeInterval(-30 * 86_400)
-        let signals = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, goalsBehind: behind, scope: scope)
-        // Every patient's signals and weight (`WorklistRules.weightSQL`). The signals are materialized, and
-        // `answered` added after: flattened, each mention of a column in the weight or in `answered` ran
-        // its subquery again (3× slower). The cards' other fields (tutors, pending meals…) are read for
-        // the rows shown only: for 500 patients they were a fifth of this statement.
+        // From the start of the minute, as the rest of a kept reading.
+        let notesSince = Date(timeIntervalSince1970: (nowInstant.timeIntervalSince1970 / 60).rounded(.down) * 60 - 30 * 86_400)
+        func read(_ only: [Int64]?) throws -> [CaseloadSignals.Reading] {
+            try readSignals(actor, matching: search, now: now, notesSince: notesSince, scope: scope, only: only, db)
+        }
+        let readings = if let memory, search.trimmingCharacters(in: .whitespaces).isEmpty {
+            try memory.readings(clinician: actor.userId, at: .init(today: now.date, minute: now.time, scope: scope),
+                                counts: PatientChanges.counts(visibleTo: actor, db), read: read)
+        } else {
+            try read(nil)
+        }
         struct Ranked {
             let id: Int64
             let name: String
@@ -42,21 +49,12 @@ enum DashboardQueries {
             let fulfilled: Int
             let notFulfilled: Int
         }
-        var ranked: [Ranked] = []
-        let cursor = try Row.fetchCursor(db, SQLRequest(sql: """
-            WITH s AS MATERIALIZED (\(signals.sql))
-            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight,
-                   fulfilled, notFulfilled, overdueMeals, hasBoards, lastBoardUse, lastEvaluation, newTutorNotes
-            FROM (SELECT *, fulfilled + notFulfilled AS answered FROM s)
-            """, arguments: signals.arguments, cached: true))
-        while let row = try cursor.next() {
-            let id: Int64 = row[0], fulfilled: Int = row[3], notFulfilled: Int = row[4]
-            let answered = fulfilled + notFulfilled
-            let signals = WorklistRules.Signals(hasBoards: row[6], lastBoardUse: row[7], goalsBehind: behind[id] ?? 0, overdueMeals: row[5],
-                                                adherence: answered > 0 ? Double(fulfilled) / Double(answered) : nil,
-                                                lastEvaluation: row[8], newTutorNotes: row[9])
-            ranked.append(Ranked(id: id, name: row[1], nameKey: nameKeys.key(row[1]), weight: row[2], signals: signals,
-                                 fulfilled: fulfilled, notFulfilled: notFulfilled))
+        let ranked = readings.map { reading in
+            var signals = reading.signals
+            signals.goalsBehind = behind[reading.id] ?? 0
+            let goalsWeight = signals.goalsBehind > 0 ? WorklistRules.Reason.goalsBehind(1).weight : 0
+            return Ranked(id: reading.id, name: reading.name, nameKey: nameKeys.key(reading.name), weight: reading.weight + goalsWeight,
+                          signals: signals, fulfilled: reading.fulfilled, notFulfilled: reading.notFulfilled)
         }
         // Names compare by `WorklistRules.nameKey` (Foundation's localized comparison, folded once per name):
         // comparing the names themselves in a SQLite collation or in the sort cost 8 µs a comparison.
@@ -89,25 +87,52 @@ enum DashboardQueries {
                          nutrition: nutrition.compactMap { entries[$0.id] })
     }
 
-    /// One row per patient the clinician sees (and the search finds) with what the worklist decides from,
-    /// each figure a lookup on an index: `tapDay`'s key for the last day of use, `evaluation_patient`,
-    /// the patient's notes, `meal_queue` for the meals of the last two weeks. Tutor notes count from the
-    /// clinician's last opening of the patient, or from `notesSince` when they never opened it. Goals
-    /// behind come measured (`GoalQueries.behindCounts`): the column says whether there are any (the
-    /// order needs no more), `clinician` puts the count back. The weight also reads `answered`, which
-    /// the caller adds as `fulfilled + notFulfilled` over the materialized rows. What only a card shows
-    /// (birth date, tutors, pending meals…) is read for the cards shown (`cardsSQL`).
+    /// Every patient's signals and weight, goals aside (`WorklistRules.weightSQL`), or those of the
+    /// patients `only`. The signals are materialized, and `answered` added after: flattened, each mention
+    /// of a column in the weight or in `answered` ran its subquery again (3× slower). The cards' other
+    /// fields (tutors, pending meals…) are read for the rows shown only: for 500 patients they were a
+    /// fifth of this statement.
+    private static func readSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
+                                    scope: WorklistRules.Scope, only: [Int64]?, _ db: Database) throws -> [CaseloadSignals.Reading] {
+        let signals = worklistSignals(actor, matching: search, now: now, notesSince: notesSince, scope: scope, only: only)
+        var readings: [CaseloadSignals.Reading] = []
+        let cursor = try Row.fetchCursor(db, SQLRequest(sql: """
+            WITH s AS MATERIALIZED (\(signals.sql))
+            SELECT id, displayName, \(WorklistRules.weightSQL(scope: scope)) AS weight,
+                   fulfilled, notFulfilled, overdueMeals, hasBoards, lastBoardUse, lastEvaluation, newTutorNotes
+            FROM (SELECT *, fulfilled + notFulfilled AS answered FROM s)
+            """, arguments: signals.arguments, cached: true))
+        while let row = try cursor.next() {
+            let fulfilled: Int = row[3], notFulfilled: Int = row[4]
+            let answered = fulfilled + notFulfilled
+            let signals = WorklistRules.Signals(hasBoards: row[6], lastBoardUse: row[7], goalsBehind: 0, overdueMeals: row[5],
+                                                adherence: answered > 0 ? Double(fulfilled) / Double(answered) : nil,
+                                                lastEvaluation: row[8], newTutorNotes: row[9])
+            readings.append(.init(id: row[0], name: row[1], weight: row[2], signals: signals, fulfilled: fulfilled, notFulfilled: notFulfilled))
+        }
+        return readings
+    }
+
+    /// One row per patient the clinician sees (and the search finds; of `only`, if given) with what the
+    /// worklist decides from, each figure a lookup on an index: `tapDay`'s key for the last day of use,
+    /// `evaluation_patient`, the patient's notes, `meal_queue` for the meals of the last two weeks. Tutor
+    /// notes count from the clinician's last opening of the patient, or from `notesSince` when they never
+    /// opened it. Goals behind are measured apart (`GoalQueries.behindCounts`): the column is 0 here.
+    /// The weight also reads `answered`, which the caller adds as `fulfilled + notFulfilled` over the
+    /// materialized rows. What only a card shows (birth date, tutors, pending meals…) is read for the
+    /// cards shown (`cardsSQL`).
     static func worklistSignals(_ actor: Actor, matching search: String, now: (date: String, time: String), notesSince: Date,
-                                goalsBehind: [Int64: Int], scope: WorklistRules.Scope) -> (sql: String, arguments: StatementArguments) {
+                                scope: WorklistRules.Scope, only: [Int64]? = nil) -> (sql: String, arguments: StatementArguments) {
         let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)
         let terms = search.trimmingCharacters(in: .whitespaces)
         var arguments: [String: DatabaseValueConvertible?] = [
             "today": now.date, "from": ISODate.adding(-13, to: now.date), "time": now.time, "clinician": actor.userId,
-            "notesSince": notesSince, "behind": SQLiteJSON.list(goalsBehind.keys),
+            "notesSince": notesSince,
         ]
         arguments["scope"] = visible.arguments.isEmpty ? nil : actor.userId
         if !terms.isEmpty { arguments["search"] = "%\(terms)%" }
-        let shape = SignalsShape(visible: visible.sql, nutrition: scope.nutrition, searching: !terms.isEmpty)
+        if let only { arguments["only"] = SQLiteJSON.list(only) }
+        let shape = SignalsShape(visible: visible.sql, nutrition: scope.nutrition, searching: !terms.isEmpty, some: only != nil)
         // Built once per shape: the text was a few per cent of a small clinician's dashboard.
         let sql = signalsStatements.withLock { known in
             if let sql = known[shape] { return sql }
@@ -123,6 +148,8 @@ enum DashboardQueries {
         let visible: String
         let nutrition: Bool
         let searching: Bool
+        /// Of the patients in `:only`.
+        let some: Bool
     }
 
     private static let signalsStatements = Mutex<[SignalsShape: String]>([:])
@@ -138,8 +165,7 @@ enum DashboardQueries {
                 AS overdueMeals
             """ : "0 AS fulfilled, 0 AS notFulfilled, 0 AS overdueMeals"
         return """
-            SELECT u.id, u.displayName, :today AS today,
-                   p.userId IN (SELECT value FROM json_each(:behind)) AS goalsBehind,
+            SELECT u.id, u.displayName, :today AS today, 0 AS goalsBehind,
                    EXISTS (SELECT 1 FROM plan WHERE plan.patientId = p.userId) AS hasBoards,
                    -- The last row of the patient's key: one step, where max(day) read every day of the patient.
                    (SELECT day FROM tapDay WHERE tapDay.patientId = p.userId ORDER BY day DESC LIMIT 1) AS lastBoardUse,
@@ -152,6 +178,7 @@ enum DashboardQueries {
             FROM patient p JOIN user u ON u.id = p.userId
             WHERE \(shape.visible.replacingOccurrences(of: "?", with: ":scope"))
             \(shape.searching ? "AND (u.displayName LIKE :search OR p.diagnosis LIKE :search)" : "")
+            \(shape.some ? "AND p.userId IN (SELECT value FROM json_each(:only))" : "")
             """
     }
 

@@ -18,7 +18,7 @@ enum DashboardRoutes {
         let search = context.request.query["q"] ?? ""
         let data = try DashboardQueries.clinician(actor, matching: search, now: NutritionRoutes.today(context),
                                                   nowInstant: context.now, timeZone: context.configuration.timeZone,
-                                                  shown: ClinicianDashboard.shownPerList, db)
+                                                  shown: ClinicianDashboard.shownPerList, memory: context.caseloads, db)
         return .page("dashboards/clinician", title: "dashboard_clinician_title",
                      ClinicianDashboard(actor: actor, search: search, data: data, context: context))
     }

@@ -33,6 +33,8 @@ public final class App: Responder {
     let fragments = FragmentCache()
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
+    /// Each clinician's worklist signals between loads; see `CaseloadSignals`.
+    let caseloads = CaseloadSignals()
     /// One-time keys of create forms already sent, so a double submit stores once.
     let submittedForms = SubmittedForms()
     /// Sessions' `lastSeenAt`, written in batches rather than a write per touch.

@@ -29,6 +29,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 wordforms: imported cells keep their colours", migrate: CellColours.v1)
         migrator.registerMigration("2026-11 goals: % of eduCAT answers right", migrate: GoalSchema.v2Accuracy)
         migrator.registerMigration("2026-11 records: tutor notes counted from an index", migrate: RecordVisits.v2TutorNotes)
+        migrator.registerMigration("2026-11 records: changes counted per patient", migrate: PatientChanges.v1)
         return migrator
     }
 }

@@ -47,7 +47,7 @@ enum WorklistRules {
     }
 
     /// What the clinician's specialties let the worklist speak about.
-    struct Scope: Sendable {
+    struct Scope: Sendable, Equatable {
         let speech: Bool
         let nutrition: Bool
     }
