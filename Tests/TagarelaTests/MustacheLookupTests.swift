@@ -47,6 +47,7 @@ import Testing
                               rows: [], plans: [], people: [], context: context)
         Self.expectAnswersEveryProperty(usage)
         Self.expectAnswersEveryProperty(UsagePage.Row(when: "1", plan: "p", symbol: "s", assisted: "a"))
+        Self.expectAnswersEveryProperty(UsagePage.RenderedRow(html: "<tr></tr>"))
         for item in usage.top { Self.expectAnswersEveryProperty(item) }
         for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
         for item in usage.plans { Self.expectAnswersEveryProperty(item) }

@@ -46,6 +46,10 @@ extension UsagePage.Row: MustacheParent {
     }
 }
 
+extension UsagePage.RenderedRow: MustacheParent {
+    func child(named name: String) -> Any? { name == "html" ? MustacheText(html) : nil }
+}
+
 extension UsagePage.Sentence: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

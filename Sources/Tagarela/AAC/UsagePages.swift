@@ -14,6 +14,13 @@ struct UsagePage: PageModel {
         var kind: String?
     }
 
+    /// A listed tap, rendered (`aac/usage-row`). A tap never changes, and the next load of the page lists
+    /// the same taps but the few made since, so each row is kept in `fragments` under everything it shows
+    /// (`rowKey`): formatting and rendering fifty rows was about a third of the page's time.
+    struct RenderedRow: PageModel {
+        let html: String
+    }
+
     struct Sentence: PageModel {
         let text: String
         let detail: String
@@ -38,7 +45,7 @@ struct UsagePage: PageModel {
     let top: [Top]
     /// The longest sentences spoken from the strip in the period.
     let sentences: [Sentence]
-    let rows: [Row]
+    let rows: [RenderedRow]
     /// Said under the latest taps when the period has more than the list shows.
     let tapsNote: String?
     /// The next taps back in time, when there are any.
@@ -83,9 +90,12 @@ struct UsagePage: PageModel {
                                                                         "who": $0.assisted ?? t["usage_alone"]]))
         }
         let listed = rows.prefix(Self.listedTaps)
-        self.rows = listed.map {
-            Row(when: "\(format.shortDate($0.at)) \(format.time($0.at))", plan: $0.planName ?? "—", symbol: $0.symbolName ?? "—",
-                assisted: $0.assistedName ?? t["usage_alone"], kind: $0.modeling ? t["usage_kind_modeling_row"] : nil)
+        self.rows = listed.map { tap in
+            RenderedRow(html: context.fragments.value(for: Self.rowKey(tap, locale: context.locale)) {
+                context.renderFragmentHTML("aac/usage-row", Row(
+                    when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—",
+                    assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil))
+            })
         }
         tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty
             ? t("usage_taps_note", ["shown": "\(listed.count)", "count": "\(total)"]) : nil
@@ -97,6 +107,15 @@ struct UsagePage: PageModel {
         csvLink = filter.link(UsageEndpoints.usageCSV, patientId: patientId)
         oblLink = filter.link(OBFEndpoints.usageLog, patientId: patientId)
         filterURL = UsageEndpoints.usage.path(patientId)
+    }
+
+    /// Everything a listed tap's row shows is decided by these, with the locale (the words, the date's form)
+    /// and the clinic's time zone, which a running server keeps: the tap's time, the names of its board,
+    /// symbol and assisting adult as read now (a renamed board or symbol makes a new key), and whether it
+    /// was modeling. A new column in the row must be added here, or rows would keep their old text.
+    static func rowKey(_ tap: UsageRoutes.TapRow, locale: AppLocale) -> String {
+        "usage row \(locale.rawValue) \(tap.id) \(tap.at.timeIntervalSince1970) \(tap.modeling)"
+            + "\u{1F}\(tap.planName ?? "\u{0}")\u{1F}\(tap.symbolName ?? "\u{0}")\u{1F}\(tap.assistedName ?? "\u{0}")"
     }
 }
 

@@ -115,21 +115,20 @@ enum UsageQueries {
         // The summary does not tell modeling apart: own words or modeling alone are counted from the taps.
         let (condition, arguments) = filter.kind == .both ? filter.dayCondition(patientId: patient.userId)
             : filter.condition(patientId: patient.userId, timeZone: timeZone)
-        let counted = filter.kind == .both ? "tapDay" : """
-            (SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId AS symbolId, 1 AS n
-             FROM tap WHERE \(condition))
+        // Summed per day and per symbol here, in one pass in the order of days (the summary's key):
+        // two GROUP BY statements read a heavy month's 1 200 summary rows twice and sorted them by symbol.
+        let counted = filter.kind == .both ? "SELECT day, symbolId, n FROM tapDay WHERE \(condition) ORDER BY day" : """
+            SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId, count(*)
+            FROM tap WHERE \(condition) GROUP BY day, tap.symbolId ORDER BY day
             """
-        let countedCondition = filter.kind == .both ? condition : "1"
-        // Statements are prepared once per connection: parsing them was a tenth of the page.
-        let perDay = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT day, sum(n) AS n FROM \(counted) WHERE \(countedCondition) GROUP BY day
-            """), arguments: arguments).map { (day: $0["day"] as String, count: $0["n"] as Int) }
-        let top = try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT symbol.name AS name, counted.n AS n
-            FROM (SELECT symbolId, sum(n) AS n FROM \(counted) WHERE \(countedCondition) GROUP BY symbolId) AS counted
-            JOIN symbol ON symbol.id = counted.symbolId
-            ORDER BY counted.n DESC, symbol.name LIMIT 10
-            """), arguments: arguments).map { (name: $0["name"] as String, count: $0["n"] as Int) }
+        var perDay: [(day: String, count: Int)] = [], perSymbol: [Int64: Int] = [:]
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: counted), arguments: arguments)
+        while let row = try rows.next() {
+            let day: String = row[0], n: Int = row[2]
+            if day == perDay.last?.day { perDay[perDay.count - 1].count += n } else { perDay.append((day: day, count: n)) }
+            if let symbolId: Int64 = row[1] { perSymbol[symbolId, default: 0] += n }
+        }
+        let top = try topSymbols(perSymbol, limit: 10, db)
         let (sentenceCondition, sentenceArguments) = filter.condition(patientId: patient.userId, timeZone: timeZone, table: "sentence")
         let longest = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT sentence.text, sentence.wordCount, sentence.at, user.displayName AS assisted
@@ -148,6 +147,26 @@ enum UsageQueries {
             plans: try Plan.fetchAll(db, SQLRequest(sql: "SELECT * FROM plan WHERE patientId = ? ORDER BY id",
                                                     arguments: [patient.userId], cached: true)),
             people: try People.tutors(of: patient.userId, db))
+    }
+
+    /// The `limit` most tapped symbols of `counts` (taps per symbol id) that still exist, with their names;
+    /// ties by name as SQLite's BINARY collation orders them (bytes of UTF-8), as the page always listed them.
+    static func topSymbols(_ counts: [Int64: Int], limit: Int, _ db: Database) throws -> [(name: String, count: Int)] {
+        let ranked = counts.sorted { $0.value > $1.value }
+        // The names of every symbol as frequent as the last one listed, for the ties; of all of them when
+        // deleted symbols leave fewer than `limit`.
+        func named(_ ids: some Sequence<Int64>) throws -> [(name: String, count: Int)] {
+            var found: [(name: String, count: Int)] = []
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id, name FROM symbol WHERE id IN (SELECT value FROM json_each(?))"),
+                                           arguments: [SQLiteJSON.list(ids)])
+            while let row = try rows.next() { found.append((name: row[1], count: counts[row[0]] ?? 0)) }
+            return found
+        }
+        let least = ranked.count > limit ? ranked[limit - 1].value : 0
+        var found = try named(ranked.prefix { $0.value >= least }.map(\.key))
+        if found.count < min(limit, ranked.count) { found = try named(ranked.map(\.key)) }
+        found.sort { $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return Array(found.prefix(limit))
     }
 
     /// The period's taps, latest first; `before` (a tap of this patient) starts the list after it.
