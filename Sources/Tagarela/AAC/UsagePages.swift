@@ -1,8 +1,9 @@
 import Foundation
 
 struct UsagePage: PageModel {
-    /// The page lists the latest taps of the period; the CSV has every one. Rendering each listed tap
-    /// is most of the page's cost (bench/mixed), and counts, chart and top symbols cover the rest.
+    /// The page lists the latest taps of the period; the CSV has every one. Each listed tap costs a
+    /// rendered row on its first listing (`RenderedRow`), and the period's counts, chart and top symbols
+    /// cover the rest.
     static let listedTaps = 50
 
     struct Row: PageModel {
