@@ -166,6 +166,25 @@ struct Plan: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var cellCount: Int { rows * columns }
 }
 
+extension Plan {
+    /// Read by column, not through `Decodable`: every tap and board load finds its plan, and decoding it
+    /// was 6 % of a tap. A value of the wrong type throws, as decoding did.
+    init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        patientId = try row.decode(forColumn: "patientId")
+        clinicianId = try row.decode(forColumn: "clinicianId")
+        tutorId = try row.decode(forColumn: "tutorId")
+        name = try row.decode(forColumn: "name")
+        description = try row.decode(forColumn: "description")
+        startsOn = try row.decode(forColumn: "startsOn")
+        type = try row.decode(forColumn: "type")
+        rows = try row.decode(forColumn: "rows")
+        columns = try row.decode(forColumn: "columns")
+        createdAt = try row.decode(forColumn: "createdAt")
+        updatedAt = try row.decode(forColumn: "updatedAt")
+    }
+}
+
 struct PlanCell: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "planCell"
     var planId: Int64

@@ -78,12 +78,102 @@ enum TapDays {
             """)
     }
 
+    /// Shipped 2026-11. Never edit; add a new migration instead.
+    /// Three summaries of `tapDay`, kept by triggers on it, for the patient's overview: the taps of each
+    /// day (`tapDayTotal`), of each symbol each day (`tapSymbolDay`, whatever the board or the helper) and
+    /// the first day each symbol was used (`tapSymbolFirst`). From `tapDay` itself, the overview read a
+    /// heavy month's 1 200 rows to print 30 daily counts and five new words: a fifth of its time.
+    /// `tapDay`'s key is never updated (the triggers on `tap` move counts through `n`, and insert and
+    /// delete rows), and a trigger refuses it, so inserts, deletes and changes of `n` are all there is to follow.
+    /// The new words' counts are not read from an index of `tapDay` holding `n`: keeping it cost each tap
+    /// a third more of its database time (100 → 155 µs), these tables a fifth.
+    static func v3DayTotalsAndFirstUse(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE tapDayTotal (
+                patientId INTEGER NOT NULL REFERENCES patient(userId) ON DELETE CASCADE,
+                day TEXT NOT NULL,
+                n INTEGER NOT NULL,
+                PRIMARY KEY (patientId, day)
+            ) WITHOUT ROWID;
+            CREATE TABLE tapSymbolDay (
+                patientId INTEGER NOT NULL REFERENCES patient(userId) ON DELETE CASCADE,
+                symbolId INTEGER NOT NULL,
+                day TEXT NOT NULL,
+                n INTEGER NOT NULL,
+                PRIMARY KEY (patientId, symbolId, day)
+            ) WITHOUT ROWID;
+            CREATE TABLE tapSymbolFirst (
+                patientId INTEGER NOT NULL REFERENCES patient(userId) ON DELETE CASCADE,
+                symbolId INTEGER NOT NULL,
+                day TEXT NOT NULL,
+                PRIMARY KEY (patientId, symbolId)
+            ) WITHOUT ROWID;
+            CREATE INDEX tapSymbolFirst_patient_day ON tapSymbolFirst(patientId, day);
+            CREATE TRIGGER tapDay_keys_fixed BEFORE UPDATE OF patientId, day, planId, symbolId, assistedBy ON tapDay BEGIN
+                SELECT RAISE(ABORT, 'tapDay keys are never updated: delete the row and insert another');
+            END;
+            """)
+        try db.execute(sql: summariesFilled)
+        try db.execute(sql: summaryTriggers)
+    }
+
+    /// The summaries of `tapDay` (v3) summed from it.
+    private static let summariesFilled = """
+        INSERT INTO tapDayTotal (patientId, day, n) SELECT patientId, day, sum(n) FROM tapDay GROUP BY patientId, day;
+        INSERT INTO tapSymbolDay (patientId, symbolId, day, n)
+        SELECT patientId, symbolId, day, sum(n) FROM tapDay GROUP BY patientId, symbolId, day;
+        INSERT INTO tapSymbolFirst (patientId, symbolId, day) SELECT patientId, symbolId, min(day) FROM tapDay GROUP BY patientId, symbolId;
+        """
+
+    /// The triggers that keep the summaries of `tapDay` (v3); `prepare` drops them while it counts again.
+    /// A change to them is a new migration, which must also change `prepare`.
+    private static let summaryTriggers = """
+        CREATE TRIGGER tapDaySummaries_insert AFTER INSERT ON tapDay BEGIN
+            INSERT INTO tapDayTotal (patientId, day, n) VALUES (NEW.patientId, NEW.day, NEW.n)
+            ON CONFLICT DO UPDATE SET n = n + excluded.n;
+            INSERT INTO tapSymbolDay (patientId, symbolId, day, n) VALUES (NEW.patientId, NEW.symbolId, NEW.day, NEW.n)
+            ON CONFLICT DO UPDATE SET n = n + excluded.n;
+            INSERT INTO tapSymbolFirst (patientId, symbolId, day) VALUES (NEW.patientId, NEW.symbolId, NEW.day)
+            ON CONFLICT DO UPDATE SET day = excluded.day WHERE excluded.day < day;
+        END;
+        CREATE TRIGGER tapDaySummaries_count AFTER UPDATE OF n ON tapDay BEGIN
+            UPDATE tapDayTotal SET n = n + NEW.n - OLD.n WHERE patientId = NEW.patientId AND day = NEW.day;
+            UPDATE tapSymbolDay SET n = n + NEW.n - OLD.n
+            WHERE patientId = NEW.patientId AND symbolId = NEW.symbolId AND day = NEW.day;
+        END;
+        CREATE TRIGGER tapDaySummaries_delete AFTER DELETE ON tapDay BEGIN
+            UPDATE tapDayTotal SET n = n - OLD.n WHERE patientId = OLD.patientId AND day = OLD.day;
+            DELETE FROM tapDayTotal WHERE patientId = OLD.patientId AND day = OLD.day
+                AND NOT EXISTS (SELECT 1 FROM tapDay WHERE patientId = OLD.patientId AND day = OLD.day);
+            UPDATE tapSymbolDay SET n = n - OLD.n WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId AND day = OLD.day;
+            DELETE FROM tapSymbolDay WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId AND day = OLD.day
+                AND NOT EXISTS (SELECT 1 FROM tapDay WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId AND day = OLD.day);
+            DELETE FROM tapSymbolFirst WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId
+                AND NOT EXISTS (SELECT 1 FROM tapSymbolDay WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId);
+            UPDATE tapSymbolFirst
+            SET day = (SELECT min(day) FROM tapSymbolDay WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId)
+            WHERE patientId = OLD.patientId AND symbolId = OLD.symbolId AND day = OLD.day;
+        END;
+        """
+
     /// Sets the clinic's offset from UTC; when it differs from the stored one, counts every tap again.
     static func prepare(_ db: Database, timeZone: TimeZone, now: Date) throws {
         let offset = timeZone.secondsFromGMT(for: now)
         guard try Int.fetchOne(db, sql: "SELECT offsetSeconds FROM tapDayZone") != offset else { return }
         try db.execute(sql: "UPDATE tapDayZone SET offsetSeconds = ?", arguments: [offset])
+        // The summaries are summed again at the end, in bulk: kept row by row through their triggers, the
+        // recount of 600 000 rows took 9.8 s instead of 3.7.
+        try db.execute(sql: """
+            DROP TRIGGER tapDaySummaries_insert;
+            DROP TRIGGER tapDaySummaries_count;
+            DROP TRIGGER tapDaySummaries_delete;
+            DELETE FROM tapDayTotal;
+            DELETE FROM tapSymbolDay;
+            DELETE FROM tapSymbolFirst;
+            """)
         try recount(db)
+        try db.execute(sql: summariesFilled)
+        try db.execute(sql: summaryTriggers)
     }
 
     static func recount(_ db: Database) throws {

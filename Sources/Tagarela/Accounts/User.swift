@@ -101,6 +101,24 @@ struct Patient: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let user = belongsTo(User.self, using: ForeignKey(["userId"]))
 }
 
+extension Patient {
+    /// Read by column, not through `Decodable`: every patient page, tap and board load finds the patient
+    /// (`PatientScope.find`), and decoding was 5 % of a tap. A value of the wrong type throws, as decoding did.
+    init(row: Row) throws {
+        userId = try row.decode(forColumn: "userId")
+        birthDate = try row.decode(forColumn: "birthDate")
+        sex = try row.decode(forColumn: "sex")
+        diagnosis = try row.decode(forColumn: "diagnosis")
+        photoPath = try row.decode(forColumn: "photoPath")
+        startedOn = try row.decode(forColumn: "startedOn")
+        contact = try row.decode(forColumn: "contact")
+        notes = try row.decode(forColumn: "notes")
+        sharesMeasurements = try row.decode(forColumn: "sharesMeasurements")
+    }
+}
+
+extension Patient.Sex: DatabaseValueConvertible {}
+
 /// The three care relationships; each is a table of (staff or tutor id, patient id).
 enum CareLink: String, CaseIterable, Sendable {
     case clinician = "clinicianPatient"

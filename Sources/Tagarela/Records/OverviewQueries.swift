@@ -107,25 +107,13 @@ enum OverviewQueries {
         let (from, to) = (record.from, record.to)
         record.hasBoards = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM plan WHERE patientId = ?)"),
                                              arguments: [id]) ?? false
-        // Counted from the per-day summary (`TapDays`), whose days are already the clinic's, in one pass
-        // summed per day and per symbol here: two GROUP BY statements read a heavy month's 1 200 rows
-        // twice and sorted them by symbol (the overview took 2.2 ms of CPU with them, 1.9 ms this way).
-        var perSymbol: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT day, symbolId, n FROM tapDay WHERE patientId = ? AND day BETWEEN ? AND ? ORDER BY day
+        // From the summaries of the tap summary (`TapDays.v3DayTotalsAndFirstUse`): 30 rows of daily counts, and
+        // the symbols first used in the period with their counts of each day, where `tapDay` held 1 200 rows a heavy month.
+        let days = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT day, n FROM tapDayTotal WHERE patientId = ? AND day BETWEEN ? AND ?
             """), arguments: [id, from, to])
-        var day: String?, dayCount = 0
-        while let row = try rows.next() {
-            let rowDay: String = row[0], symbolId: Int64 = row[1], n: Int = row[2]
-            if rowDay != day {
-                if let day { record.taps[day] = dayCount }
-                (day, dayCount) = (rowDay, 0)
-            }
-            dayCount += n
-            if symbolId != 0 { perSymbol[symbolId, default: 0] += n }
-        }
-        if let day { record.taps[day] = dayCount }
-        record.newWords = try newWords(id, counts: perSymbol, from: from, db)
+        while let row = try days.next() { record.taps[row[0]] = row[1] }
+        record.newWords = try newWords(id, from: from, to: to, db)
         let start = ISODate.date(from, timeZone: timeZone) ?? .distantPast
         let end = (ISODate.date(to, timeZone: timeZone) ?? .distantFuture).addingTimeInterval(86_400)
         let offset = timeZone.secondsFromGMT(for: now)
@@ -149,21 +137,17 @@ enum OverviewQueries {
         }
     }
 
-    /// The symbols of `counts` (taps of the period per symbol) first used on or after `from`: the most used
-    /// five, ties by name as SQLite's BINARY collation orders them (bytes of UTF-8).
-    private static func newWords(_ id: Int64, counts: [Int64: Int], from: String, _ db: Database) throws -> [Word] {
-        guard !counts.isEmpty else { return [] }
-        var words: [Word] = []
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
-            SELECT symbol.id, symbol.name FROM symbol
-            WHERE symbol.id IN (SELECT value FROM json_each(?))
-              AND (SELECT min(day) FROM tapDay WHERE tapDay.patientId = ? AND tapDay.symbolId = symbol.id) >= ?
-            """), arguments: [SQLiteJSON.list(counts.keys), id, from])
-        while let row = try rows.next() {
-            words.append(Word(name: row[1], count: counts[row[0]] ?? 0))
-        }
-        words.sort { $0.count != $1.count ? $0.count > $1.count : $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-        return Array(words.prefix(5))
+    /// The symbols first used in `from`…`to` with their taps in it: the most used five, ties by name as
+    /// SQLite's BINARY collation orders them. A deleted symbol (0 in the summary) has no name and is left out.
+    private static func newWords(_ id: Int64, from: String, to: String, _ db: Database) throws -> [Word] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT symbol.name,
+                   (SELECT sum(n) FROM tapSymbolDay AS used WHERE used.patientId = first.patientId AND used.symbolId = first.symbolId
+                    AND used.day BETWEEN ?2 AND ?3) AS n
+            FROM tapSymbolFirst AS first JOIN symbol ON symbol.id = first.symbolId
+            WHERE first.patientId = ?1 AND first.day BETWEEN ?2 AND ?3
+            ORDER BY n DESC, symbol.name LIMIT 5
+            """), arguments: [id, from, to]).map { Word(name: $0[0], count: $0[1]) }
     }
 
     /// The notes the actor may read (as `Observations.visible`): a tutor their own, a clinician all.
