@@ -4,7 +4,7 @@ import HTTPServer
 import Testing
 @testable import Tagarela
 
-/// The usage history sums its counts in Swift over one pass of the summary, and keeps each listed tap's
+/// The usage history sums its counts from the summaries of the taps, and keeps each listed tap's
 /// row rendered (`UsagePage.rowKey`): the counts must agree with SQL's, and a kept row must never show
 /// what is no longer true.
 @Suite struct UsageHistoryTests {
@@ -16,9 +16,19 @@ import Testing
         let context = RequestContext(request: Request(method: .get, path: "/"), app: test.app, signedIn: nil, actor: nil,
                                      locale: .ptBR, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
         let zone = test.app.configuration.timeZone
+        let (symbol, plan) = try test.read { db in
+            let row = try #require(try Row.fetchOne(db, sql: """
+                SELECT symbolId, planId FROM tap WHERE patientId = ? AND symbolId IS NOT NULL GROUP BY symbolId ORDER BY count(*) DESC LIMIT 1
+                """, arguments: [carla]))
+            return (row[0] as Int64, row[1] as Int64)
+        }
+        // Unfiltered and by symbol, the counts come from the summaries of `tapDay`; by board, adult or kind, from it or the taps.
+        // The demo's taps run from 4 to 18 November: from the 10th, most symbols were first used before the period.
         for query in [[("from", "2026-11-01"), ("to", "2026-11-30")], [("from", "2026-11-01"), ("to", "2026-11-30"), ("kind", "own")],
                       [("from", "2026-11-01"), ("to", "2026-11-30"), ("kind", "modeling")],
-                      [("from", "2026-11-01"), ("to", "2026-11-30"), ("assisted", "\(bruno)")], [("from", "2026-11-20"), ("to", "2026-11-20")]] {
+                      [("from", "2026-11-01"), ("to", "2026-11-30"), ("assisted", "\(bruno)")], [("from", "2026-11-20"), ("to", "2026-11-20")],
+                      [("from", "2026-11-01"), ("to", "2026-11-30"), ("symbol", "\(symbol)")],
+                      [("from", "2026-11-01"), ("to", "2026-11-30"), ("plan", "\(plan)")], [("from", "2026-11-10"), ("to", "2026-11-18")]] {
             let filter = UsageRoutes.Filter(Parameters(query), context: context)
             try test.read { db in
                 let ana = Actor(user: try #require(try User.fetchOne(db, sql: "SELECT * FROM user WHERE username = 'ana'")))

@@ -111,23 +111,7 @@ enum UsageQueries {
     static func history(patientId: Int64, visibleTo actor: Actor, _ filter: UsageRoutes.Filter, timeZone: TimeZone,
                         _ db: Database) throws -> History {
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
-        // Counts come from the per-day summary (`TapDays`): a few hundred rows even for 100 000 taps.
-        // The summary does not tell modeling apart: own words or modeling alone are counted from the taps.
-        let (condition, arguments) = filter.kind == .both ? filter.dayCondition(patientId: patient.userId)
-            : filter.condition(patientId: patient.userId, timeZone: timeZone)
-        // Summed per day and per symbol here, in one pass in the order of days (the summary's key):
-        // two GROUP BY statements read a heavy month's 1 200 summary rows twice and sorted them by symbol.
-        let counted = filter.kind == .both ? "SELECT day, symbolId, n FROM tapDay WHERE \(condition) ORDER BY day" : """
-            SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId, count(*)
-            FROM tap WHERE \(condition) GROUP BY day, tap.symbolId ORDER BY day
-            """
-        var perDay: [(day: String, count: Int)] = [], perSymbol: [Int64: Int] = [:]
-        let rows = try Row.fetchCursor(db.cachedStatement(sql: counted), arguments: arguments)
-        while let row = try rows.next() {
-            let day: String = row[0], n: Int = row[2]
-            if day == perDay.last?.day { perDay[perDay.count - 1].count += n } else { perDay.append((day: day, count: n)) }
-            if let symbolId: Int64 = row[1] { perSymbol[symbolId, default: 0] += n }
-        }
+        let (perDay, perSymbol) = try counts(patientId: patient.userId, filter, timeZone: timeZone, db)
         let top = try topSymbols(perSymbol, limit: 10, db)
         let (sentenceCondition, sentenceArguments) = filter.condition(patientId: patient.userId, timeZone: timeZone, table: "sentence")
         let longest = try Row.fetchAll(db.cachedStatement(sql: """
@@ -147,6 +131,56 @@ enum UsageQueries {
             plans: try Plan.fetchAll(db, SQLRequest(sql: "SELECT * FROM plan WHERE patientId = ? ORDER BY id",
                                                     arguments: [patient.userId], cached: true)),
             people: try People.tutors(of: patient.userId, db))
+    }
+
+    /// Taps per day (in the order of days) and per symbol id of the filter's period. Without a filter on the
+    /// board, the adult or modeling, from the summaries of `tapDay` (`TapDays.v3DayTotalsAndFirstUse`): the
+    /// daily totals and one short range of days per symbol the patient ever used. Otherwise from `tapDay`
+    /// in one pass in the order of days (a heavy month's 1 200 rows), or from the taps themselves, as the
+    /// summaries do not tell modeling apart.
+    static func counts(patientId: Int64, _ filter: UsageRoutes.Filter, timeZone: TimeZone,
+                       _ db: Database) throws -> (perDay: [(day: String, count: Int)], perSymbol: [Int64: Int]) {
+        var perDay: [(day: String, count: Int)] = [], perSymbol: [Int64: Int] = [:]
+        if filter.kind == .both, filter.planId == nil, filter.assistedBy == nil {
+            let period: StatementArguments = [patientId, filter.from, filter.to]
+            if let symbolId = filter.symbolId {
+                let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT day, n FROM tapSymbolDay WHERE patientId = ? AND day BETWEEN ? AND ? AND symbolId = ? ORDER BY day
+                    """), arguments: period + [symbolId])
+                while let row = try rows.next() { perDay.append((day: row[0], count: row[1])) }
+                let total = perDay.reduce(0) { $0 + $1.count }
+                if total > 0 { perSymbol[symbolId] = total }
+            } else {
+                let days = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT day, n FROM tapDayTotal WHERE patientId = ? AND day BETWEEN ? AND ? ORDER BY day
+                    """), arguments: period)
+                while let row = try days.next() { perDay.append((day: row[0], count: row[1])) }
+                let symbols = try Row.fetchCursor(db.cachedStatement(sql: """
+                    SELECT first.symbolId,
+                           (SELECT sum(n) FROM tapSymbolDay AS used WHERE used.patientId = first.patientId
+                            AND used.symbolId = first.symbolId AND used.day BETWEEN ?2 AND ?3)
+                    FROM tapSymbolFirst AS first WHERE first.patientId = ?1 AND first.day <= ?3
+                    """), arguments: period)
+                while let row = try symbols.next() {
+                    if let n: Int = row[1] { perSymbol[row[0]] = n }
+                }
+            }
+            return (perDay, perSymbol)
+        }
+        // The summary does not tell modeling apart: own words or modeling alone are counted from the taps.
+        let (condition, arguments) = filter.kind == .both ? filter.dayCondition(patientId: patientId)
+            : filter.condition(patientId: patientId, timeZone: timeZone)
+        let counted = filter.kind == .both ? "SELECT day, symbolId, n FROM tapDay WHERE \(condition) ORDER BY day" : """
+            SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId, count(*)
+            FROM tap WHERE \(condition) GROUP BY day, tap.symbolId ORDER BY day
+            """
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: counted), arguments: arguments)
+        while let row = try rows.next() {
+            let day: String = row[0], n: Int = row[2]
+            if day == perDay.last?.day { perDay[perDay.count - 1].count += n } else { perDay.append((day: day, count: n)) }
+            if let symbolId: Int64 = row[1] { perSymbol[symbolId, default: 0] += n }
+        }
+        return (perDay, perSymbol)
     }
 
     /// The `limit` most tapped symbols of `counts` (taps per symbol id) that still exist, with their names;
