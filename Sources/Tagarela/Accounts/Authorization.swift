@@ -65,15 +65,16 @@ enum PatientScope {
     }
 
     /// `condition` for one patient: the care link is looked up by its key. The list in `condition` is built
-    /// on each use, 500 rows for a clinician of 500 patients: 6 % of the patient's overview.
+    /// on each use, 500 rows for a clinician of 500 patients: 6 % of the patient's overview. `column` must
+    /// name its table (`plan.patientId`): alone, `patientId` would be the link's own column, true for everyone.
     static func oneCondition(on column: String, visibleTo actor: Actor) -> (sql: String, arguments: StatementArguments) {
         switch actor.role {
         case .clinician:
-            ("EXISTS (SELECT 1 FROM clinicianPatient WHERE clinicianId = ? AND patientId = \(column))", [actor.userId])
+            ("EXISTS (SELECT 1 FROM clinicianPatient AS link WHERE link.clinicianId = ? AND link.patientId = \(column))", [actor.userId])
         case .tutor:
-            ("EXISTS (SELECT 1 FROM tutorPatient WHERE tutorId = ? AND patientId = \(column))", [actor.userId])
+            ("EXISTS (SELECT 1 FROM tutorPatient AS link WHERE link.tutorId = ? AND link.patientId = \(column))", [actor.userId])
         case .trainer:
-            ("EXISTS (SELECT 1 FROM trainerClient WHERE trainerId = ? AND patientId = \(column))", [actor.userId])
+            ("EXISTS (SELECT 1 FROM trainerClient AS link WHERE link.trainerId = ? AND link.patientId = \(column))", [actor.userId])
         case .patient, .admin:
             condition(on: column, visibleTo: actor)
         }
@@ -83,7 +84,7 @@ enum PatientScope {
     static func find(_ id: Int64?, visibleTo actor: Actor, _ db: Database) throws -> Patient {
         guard let id else { throw AppError.notFound }
         // Every patient page asks this: a prepared statement per role's condition, kept by the connection.
-        let condition = oneCondition(on: "userId", visibleTo: actor)
+        let condition = oneCondition(on: "patient.userId", visibleTo: actor)
         var arguments: StatementArguments = [id]
         _ = arguments.append(contentsOf: condition.arguments)
         guard let patient = try Patient.fetchOne(db, SQLRequest<Patient>(
