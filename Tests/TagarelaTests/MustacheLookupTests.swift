@@ -33,9 +33,11 @@ import Testing
         let entry = DashboardQueries.Clinician.Entry(patient: summary, signals: WorklistRules.Signals(newTutorNotes: 1),
                                                      adherence: NutritionRules.Adherence(fulfilled: 1, notFulfilled: 1, pending: 1, overdue: 1))
         let dashboard = ClinicianDashboard(actor: Actor(user: user), search: "x",
-                                           data: .init(total: 1, attention: [entry], others: [], nutrition: [entry]), context: context)
+                                           data: .init(total: 1, attention: [entry], others: [entry], nutrition: [entry]), context: context)
         Self.expectAnswersEveryProperty(dashboard)
-        for row in dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
+        #expect(dashboard.others.count == 1 && dashboard.nutrition.count == 1)
+        for row in dashboard.others + dashboard.nutrition { Self.expectAnswersEveryProperty(row) }
+        Self.expectAnswersEveryProperty(ClinicianDashboard.NutritionRow(entry, context: context))
         #expect(dashboard.attention.count == 1)
         for card in dashboard.attention { Self.expectAnswersEveryProperty(card) }
         Self.expectAnswersEveryProperty(ClinicianDashboard.WorklistRow(patient: PatientRow(summary, today: "2026-11-21", context: context),

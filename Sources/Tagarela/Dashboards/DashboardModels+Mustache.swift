@@ -49,6 +49,15 @@ extension ClinicianDashboard.WorklistCard: MustacheParent {
     }
 }
 
+extension ClinicianDashboard.RenderedRow: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "html": MustacheText(html)
+        default: nil
+        }
+    }
+}
+
 extension ClinicianDashboard.NutritionRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {

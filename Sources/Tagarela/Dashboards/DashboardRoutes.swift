@@ -4,7 +4,8 @@ import HTTPServer
 
 /// The page each role lands on after logging in.
 enum DashboardRoutes {
-    static let templates = ["dashboards/clinician", "dashboards/tutor", "dashboards/patient", "dashboards/trainer"]
+    static let templates = ["dashboards/clinician", "dashboards/tutor", "dashboards/patient", "dashboards/trainer",
+                            "dashboards/worklist-person", "dashboards/worklist-nutrition-row"]
 
     static func add(to router: inout Router<Route>) {
         router.read(DashboardEndpoints.clinician, clinician)
@@ -97,6 +98,15 @@ struct ClinicianDashboard: PageModel {
         let html: String
     }
 
+    /// A row of "everyone else" (`dashboards/worklist-person`, a `PatientRow`) or of the nutrition list
+    /// (`dashboards/worklist-nutrition-row`, a `NutritionRow`), rendered. Like the cards, the same rows come
+    /// back on every load, so each is kept in `fragments` under everything it shows (`personKey`,
+    /// `nutritionKey`), and its model is built only when it is rendered: a clinician of 500 patients had up
+    /// to 200 of them built and rendered on every load.
+    struct RenderedRow: PageModel {
+        let html: String
+    }
+
     struct NutritionRow: PageModel {
         let id: Int64
         /// The patient's meal plan.
@@ -104,6 +114,20 @@ struct ClinicianDashboard: PageModel {
         let name: String
         let text: String
         let needsAttention: Bool
+
+        init(_ entry: DashboardQueries.Clinician.Entry, context: RequestContext) {
+            let (patient, figures) = (entry.patient, entry.adherence)
+            let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
+            id = patient.id
+            url = NutritionEndpoints.review.path(patient.id)
+            name = patient.displayName
+            text = context.t("adherence_row", ["rate": rate, "overdue": "\(figures.overdue)", "pending": "\(figures.pending)"])
+            needsAttention = Self.needsAttention(figures)
+        }
+
+        static func needsAttention(_ figures: NutritionRules.Adherence) -> Bool {
+            figures.overdue > 0 || (figures.rate ?? 1) < 0.7
+        }
     }
 
     let greeting: String
@@ -112,7 +136,7 @@ struct ClinicianDashboard: PageModel {
     /// Patients needing attention, the most urgent first (`WorklistRules`), each with its reasons.
     let attention: [WorklistCard]
     /// Everyone else, by name.
-    let others: [PatientRow]
+    let others: [RenderedRow]
     /// Said when a list shows only its first `shownPerList` (a clinician of thousands of patients: the
     /// page stays one screenful of work, and the search finds the others).
     let moreText: String?
@@ -123,7 +147,7 @@ struct ClinicianDashboard: PageModel {
     let showsNutrition: Bool
     let showsSpeech: Bool
     /// Patients with overdue meals or low adherence first.
-    let nutrition: [NutritionRow]
+    let nutrition: [RenderedRow]
     let symbolsURL = SymbolEndpoints.list.path()
     let newPatientURL = PeopleEndpoints.newPatient.path()
     let searchURL = DashboardEndpoints.clinician.path()
@@ -141,7 +165,11 @@ struct ClinicianDashboard: PageModel {
                     reasons: WorklistRules.reasons(entry.signals, today: today, scope: scope).map { Self.words($0, context.t, context.format) }))
             })
         }
-        others = data.others.map { PatientRow($0.patient, today: today, context: context) }
+        others = data.others.map { entry in
+            RenderedRow(html: context.fragments.value(for: Self.personKey(entry.patient, today: today, locale: context.locale)) {
+                context.renderFragmentHTML("dashboards/worklist-person", PatientRow(entry.patient, today: today, context: context))
+            })
+        }
         let shown = attention.count + others.count
         moreText = shown < data.total
             ? context.t("worklist_more", ["shown": "\(shown)", "total": "\(data.total)"]) : nil
@@ -150,12 +178,9 @@ struct ClinicianDashboard: PageModel {
         showsNutrition = actor.specialties.contains(.nutrition)
         showsSpeech = actor.specialties.contains(.speech)
         nutrition = data.nutrition.map { entry in
-            let (patient, figures) = (entry.patient, entry.adherence)
-            let rate = figures.rate.map { "\(context.format.decimal($0 * 100, fractionDigits: 0)) %" } ?? "—"
-            return NutritionRow(id: patient.id, url: NutritionEndpoints.review.path(patient.id), name: patient.displayName,
-                                text: context.t("adherence_row", ["rate": rate, "overdue": "\(figures.overdue)",
-                                                                  "pending": "\(figures.pending)"]),
-                                needsAttention: figures.overdue > 0 || (figures.rate ?? 1) < 0.7)
+            RenderedRow(html: context.fragments.value(for: Self.nutritionKey(entry, locale: context.locale)) {
+                context.renderFragmentHTML("dashboards/worklist-nutrition-row", NutritionRow(entry, context: context))
+            })
         }
         greeting = context.t("dashboard_greeting", ["name": actor.displayName])
         specialties = Specialty.allCases.filter(actor.specialties.contains).map { context.t["specialty_\($0.rawValue)"] }
@@ -175,6 +200,23 @@ struct ClinicianDashboard: PageModel {
             + "\(patient.photoPath ?? "-") \(signals.hasBoards) \(signals.lastBoardUse ?? "-") \(signals.goalsBehind) "
             + "\(signals.overdueMeals) \(adherence) \(signals.lastEvaluation ?? "-") \(signals.newTutorNotes)"
             + "\u{1F}\(patient.displayName)\u{1F}\(patient.diagnosis)"
+    }
+
+    /// Everything a row of "everyone else" shows is decided by these: the patient's name (and initials),
+    /// birth date (the age, with `today`), diagnosis, photo and tutors, in `locale`. A new field on the row
+    /// must be added here, or a row would keep showing its old value.
+    static func personKey(_ patient: People.PatientSummary, today: String, locale: AppLocale) -> String {
+        "worklist person \(locale.rawValue) \(today) \(patient.id) \(patient.birthDate ?? "-")\u{1F}\(patient.displayName)"
+            + "\u{1F}\(patient.diagnosis)\u{1F}\(patient.photoPath ?? "\u{0}")\u{1F}\(patient.tutorNames ?? "\u{0}")"
+    }
+
+    /// Everything a row of the nutrition list shows is decided by these: the patient's name, the
+    /// adherence's figures (its rate in `locale`'s digits) and whether it needs attention. A new field on
+    /// the row must be added here, or a row would keep showing its old value.
+    static func nutritionKey(_ entry: DashboardQueries.Clinician.Entry, locale: AppLocale) -> String {
+        let figures = entry.adherence
+        return "worklist nutrition \(locale.rawValue) \(entry.patient.id) \(figures.rate.map { String($0) } ?? "-") \(figures.overdue) "
+            + "\(figures.pending) \(NutritionRow.needsAttention(figures))\u{1F}\(entry.patient.displayName)"
     }
 
     /// A worklist reason as the clinician reads it.
