@@ -273,3 +273,163 @@ extension WorklistTests {
         #expect(tutors.contains("Bruno Costa"), "\(tutors)")
     }
 }
+
+extension WorklistTests {
+    /// The rows of "everyone else" and of the nutrition list are kept rendered too (`ClinicianDashboard.personKey`,
+    /// `nutritionKey`): whatever a row shows must change its key, or an old row would be shown.
+    @Test func aWorklistRowIsKeptUnderEverythingItShows() {
+        func patient(id: Int64 = 7, name: String = "Carla Costa", birthDate: String? = "2018-03-01", diagnosis: String = "TEA",
+                     photoPath: String? = nil, tutors: String? = "Bruno Costa") -> People.PatientSummary {
+            People.PatientSummary(id: id, displayName: name, username: "carla", birthDate: birthDate, sex: .female, diagnosis: diagnosis,
+                                  photoPath: photoPath, tutorNames: tutors)
+        }
+        func person(_ patient: People.PatientSummary = patient(), today: String = "2026-11-21", locale: AppLocale = .ptBR) -> String {
+            ClinicianDashboard.personKey(patient, today: today, locale: locale)
+        }
+        #expect(person(patient()) == person(), "the same row, the same key")
+        let people = [
+            person(today: "2026-11-22"), person(locale: .en),
+            person(patient(id: 8)), person(patient(name: "Carla C. Costa")), person(patient(birthDate: "2018-03-02")),
+            person(patient(birthDate: nil)), person(patient(diagnosis: "TEA nível 1")), person(patient(photoPath: "a.jpg")),
+            person(patient(tutors: "Bruno Costa, Beatriz Alves")), person(patient(tutors: "Bruno C. Costa")), person(patient(tutors: nil)),
+            person(patient(tutors: "")),
+            // Texts with spaces moved from one field to the next.
+            person(patient(name: "Carla", diagnosis: "Costa TEA")), person(patient(diagnosis: "TEA Bruno", tutors: "Costa")),
+        ]
+        #expect(Set(people + [person()]).count == people.count + 1, "every change gives a key of its own")
+
+        func nutrition(_ patient: People.PatientSummary = patient(), fulfilled: Int = 3, notFulfilled: Int = 1, pending: Int = 2,
+                       overdue: Int = 1, locale: AppLocale = .ptBR) -> String {
+            ClinicianDashboard.nutritionKey(.init(patient: patient, signals: WorklistRules.Signals(overdueMeals: overdue),
+                                                  adherence: .init(fulfilled: fulfilled, notFulfilled: notFulfilled, pending: pending,
+                                                                   overdue: overdue)),
+                                            locale: locale)
+        }
+        #expect(nutrition(patient(diagnosis: "other", tutors: nil)) == nutrition(), "what the row does not show leaves the key alone")
+        let rows = [
+            nutrition(locale: .en), nutrition(patient(id: 8)), nutrition(patient(name: "Carla C. Costa")),
+            nutrition(fulfilled: 4), nutrition(notFulfilled: 2), nutrition(fulfilled: 0, notFulfilled: 0),
+            nutrition(pending: 3), nutrition(overdue: 0), nutrition(overdue: 2),
+            nutrition(fulfilled: 1, notFulfilled: 1, overdue: 0),  // adherence 50 %: needs attention without overdue meals
+        ]
+        #expect(Set(rows + [nutrition()]).count == rows.count + 1, "every change gives a key of its own")
+    }
+
+    /// The row of `patient` in "everyone else" (`dashboards/worklist-person`).
+    static func personRow(_ patient: Int64, in page: String) -> String {
+        page.components(separatedBy: #"<li class="card person">"#).dropFirst()
+            .first { $0.contains(#"<h4><a href="/patients/\#(patient)">"#) }
+            .map { String($0[..<($0.range(of: "</li>")?.upperBound ?? $0.endIndex)]) } ?? ""
+    }
+
+    /// A row of "everyone else" is kept rendered between loads, but a renamed patient, a tutor linked or
+    /// renamed, another birth date, diagnosis or photo, a birthday and another language show on the next load.
+    @Test func aKeptRowOfEveryoneElseShowsWhatChanged() async throws {
+        let test = try await TestApp()
+        let ana = try test.id(of: "Ana Souza"), bruno = try test.id(of: "bruno")
+        // Today is 2026-11-18 in the clinic: born on the 19th, she turns 8 tomorrow.
+        let patient = try test.write { db in
+            try db.execute(sql: """
+                INSERT INTO user (username, displayName, role, specialties, locale, isActive, createdAt, updatedAt)
+                VALUES (NULL, 'Paciente Sem Pranchas', 'patient', '', 'pt-BR', 1, datetime('now'), datetime('now'))
+                """)
+            let id = db.lastInsertedRowID
+            try db.execute(sql: """
+                INSERT INTO patient (userId, birthDate, sex, diagnosis, startedOn) VALUES (?, '2018-11-19', 'female', 'TEA', '2026-01-01')
+                """, arguments: [id])
+            try db.execute(sql: "INSERT INTO clinicianPatient (clinicianId, patientId, createdAt) VALUES (?, ?, datetime('now'))",
+                           arguments: [ana, id])
+            return id
+        }
+        var browser = try test.browser(loggedInAs: "ana")
+        func row(_ headers: [(String, String)] = Self.en) throws -> String {
+            let page = try browser.get("/clinician", headers: headers).text
+            #expect(Self.lists(page).others.count == 1)
+            return Self.personRow(patient, in: page)
+        }
+        let first = try row()
+        #expect(first.contains(">Paciente Sem Pranchas</a>") && first.contains("7 years old · TEA") && first.contains("Tutors: none"),
+                "\(first)")
+        let kept = test.app.fragments.count
+        #expect(try row() == first)
+        #expect(test.app.fragments.count == kept, "the same row again: nothing new rendered")
+
+        try test.write { db in
+            try db.execute(sql: "UPDATE user SET displayName = 'Paciente Renomeada' WHERE id = ?", arguments: [patient])
+        }
+        let renamed = try row()
+        #expect(renamed.contains(">Paciente Renomeada</a>") && !renamed.contains("Sem Pranchas") && renamed.contains(">PR</span>"),
+                "\(renamed)")
+
+        try test.write { db in
+            try db.execute(sql: "INSERT INTO tutorPatient (tutorId, patientId, createdAt) VALUES (?, ?, datetime('now'))",
+                           arguments: [bruno, patient])
+        }
+        #expect(try row().contains("Tutors: Bruno Costa</p>"))
+        try test.write { db in try db.execute(sql: "UPDATE user SET displayName = 'Bruno C. Costa' WHERE id = ?", arguments: [bruno]) }
+        #expect(try row().contains("Tutors: Bruno C. Costa</p>"), "a tutor's rename, which the patient's own row never saw")
+
+        try test.write { db in
+            try db.execute(sql: "UPDATE patient SET birthDate = '2016-11-19', diagnosis = 'Apraxia da fala', photoPath = 'p.jpg' WHERE userId = ?",
+                           arguments: [patient])
+        }
+        let edited = try row()
+        #expect(edited.contains("9 years old · Apraxia da fala"), "\(edited)")
+        #expect(edited.contains(#"<img class="avatar" src="/patients/\#(patient)/photo""#), "\(edited)")
+
+        test.clock.advance(by: 86_400)
+        browser = try test.browser(loggedInAs: "ana")  // a day idle ends a clinician's session
+        #expect(try row().contains("10 years old · Apraxia da fala"), "her birthday: the same birth date, another age")
+
+        let portuguese = try row([])
+        #expect(portuguese.contains("10 anos · Apraxia da fala") && portuguese.contains("Tutores: Bruno C. Costa"), "\(portuguese)")
+        let english = try row()
+        #expect(english.contains("10 years old") && english.contains("Tutors: Bruno C. Costa"), "the English row is still there")
+    }
+
+    /// The nutrition list's row of `patient` (`dashboards/worklist-nutrition-row`).
+    static func nutritionRow(_ patient: Int64, in page: String) -> String {
+        guard let link = page.range(of: #"<a href="/patients/\#(patient)/nutrition">"#),
+              let start = page.range(of: "<li ", options: .backwards, range: page.startIndex..<link.lowerBound),
+              let end = page.range(of: "</li>", range: link.upperBound..<page.endIndex) else { return "" }
+        return String(page[start.lowerBound..<end.upperBound])
+    }
+
+    /// A row of the nutrition list is kept rendered between loads, but a renamed patient, answered meals and
+    /// another language show on the next load.
+    @Test func aKeptNutritionRowShowsWhatChanged() async throws {
+        let test = try await TestApp()
+        let elisa = try test.id(of: "elisa")
+        let browser = try test.browser(loggedInAs: "nadia")
+        func row(_ headers: [(String, String)] = Self.en) throws -> String {
+            Self.nutritionRow(elisa, in: try browser.get("/clinician", headers: headers).text)
+        }
+        let first = try row()
+        #expect(first.hasPrefix(#"<li class="reminder reminder-overdue">"#) && first.contains(">Elisa Martins</a>"), "\(first)")
+        #expect(!first.contains("· 0 overdue"), "the demo's Elisa has overdue meals: \(first)")
+        let kept = test.app.fragments.count
+        #expect(try row() == first)
+        #expect(test.app.fragments.count == kept, "the same row again: nothing new rendered")
+
+        try test.write { db in try db.execute(sql: "UPDATE user SET displayName = 'Elisa M. Martins' WHERE id = ?", arguments: [elisa]) }
+        let renamed = try row()
+        #expect(renamed.contains(">Elisa M. Martins</a>") && renamed.replacingOccurrences(of: "Elisa M. Martins", with: "Elisa Martins") == first,
+                "\(renamed)")
+
+        // Every meal up to today answered as followed: nothing overdue or unanswered, a higher rate, no attention.
+        let today = ISODate.string(test.clock.now, timeZone: test.app.configuration.timeZone)
+        try test.write { db in
+            try db.execute(sql: "UPDATE meal SET status = 'fulfilled', answeredAt = ? WHERE patientId = ? AND status = 'pending' AND date <= ?",
+                           arguments: [test.clock.now, elisa, today])
+        }
+        let answered = try row()
+        #expect(answered.hasPrefix(#"<li class="">"#) && answered.contains("· 0 overdue · 0 unanswered</span>"), "\(answered)")
+        #expect(answered.contains("adherence ") && !answered.contains("adherence —"), "\(answered)")
+        let rate = { (row: String) in row.firstMatch(of: /adherence (\d+) %/).map { Int($0.1)! } }
+        #expect(try #require(rate(answered)) > (try #require(rate(first))), "\(first) → \(answered)")
+
+        let portuguese = try row([])
+        #expect(portuguese.contains(">Elisa M. Martins</a>") && portuguese.contains("· 0 atrasadas · 0 sem resposta</span>"), "\(portuguese)")
+        #expect(try row() == answered, "the English row is still right after the Portuguese one")
+    }
+}
