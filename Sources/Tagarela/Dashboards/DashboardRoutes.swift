@@ -5,7 +5,7 @@ import HTTPServer
 /// The page each role lands on after logging in.
 enum DashboardRoutes {
     static let templates = ["dashboards/clinician", "dashboards/tutor", "dashboards/patient", "dashboards/trainer",
-                            "dashboards/worklist-person", "dashboards/worklist-nutrition-row"]
+                            "dashboards/worklist-card", "dashboards/worklist-person", "dashboards/worklist-nutrition-row"]
 
     static func add(to router: inout Router<Route>) {
         router.read(DashboardEndpoints.clinician, clinician)
