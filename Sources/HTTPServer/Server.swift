@@ -187,13 +187,15 @@ final class ServerCore: Sendable {
 
     func log(_ request: Request, _ response: Response, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
-        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        // Hundredths of a millisecond, printed as "0.19" without `String(format:)`: that one call was 6 % of a board's load.
+        let hundredths = elapsed.components.seconds * 100_000 + elapsed.components.attoseconds / 10_000_000_000_000
+        let fraction = hundredths % 100
         logger.info("request", metadata: [
             "method": "\(request.method)",
             "path": "\(request.path)",
             "status": "\(response.status.code)",
             "bytes": "\(response.body.count)",
-            "ms": "\(String(format: "%.2f", ms))",
+            "ms": "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)",
         ])
     }
 }
