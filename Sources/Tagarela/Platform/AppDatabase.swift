@@ -12,13 +12,15 @@ public enum AppDatabase {
         configuration.prepareDatabase { db in
             // FULL: a commit survives a power cut, not only a killed process.
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Pages kept per connection, 6 MiB where SQLite's default is 2: a worklist of 500 patients
+            // Pages kept per connection, 5 MiB where SQLite's default is 2: a worklist of 500 patients
             // touches more index pages than that, and read them from the file again on every load (pread
             // was 8 % of that page). 16 MiB ran no faster and, at ten times the clinic, took resident
             // memory past 150 MB. In three alternating 10× mixes, memory after the second run was 136–148 MB
-            // with 8 MiB and 128–146 MB with 6 MiB, at the same speed.
+            // with 8 MiB and 128–146 MB with 6 MiB, at the same speed. With the tap summaries' three tables
+            // (2026-11-27) one 10× mix each ended at 153.7 MB with 6 MiB, 147.2 with 5 and 145.2 with 4, at
+            // 1 188, 1 046 and 1 062 requests/s in run 2 (runs differ by a tenth): 5 MiB.
             // Readers are opened on demand, as many as reads run at once.
-            try db.execute(sql: "PRAGMA cache_size = -6144")
+            try db.execute(sql: "PRAGMA cache_size = -5120")
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         if migrate { try Migrations.migrator.migrate(pool) }
