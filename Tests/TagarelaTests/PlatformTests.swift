@@ -114,9 +114,9 @@ import Testing
         #expect(completed)
         #expect(journalMode == "wal")
         #expect(foreignKeys == 1)
-        // 6 MiB of pages per connection, readers and writer alike (a negative size is in KiB).
-        #expect(readerCache == -6144)
-        #expect(try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -6144)
+        // 5 MiB of pages per connection, readers and writer alike (a negative size is in KiB).
+        #expect(readerCache == -5120)
+        #expect(try pool.write { db in try Int.fetchOne(db, sql: "PRAGMA cache_size") } == -5120)
     }
 
     @Test func backupTakenWhileAWriterRunsPassesIntegrityCheck() async throws {

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Usage history (taps) and observations, for the patient's clinicians and tutors.
 enum UsageRoutes {
-    static let templates = ["aac/usage", "aac/observations", "aac/observations-print"]
+    static let templates = ["aac/usage", "aac/usage-row", "aac/observations", "aac/observations-print"]
 
     static func add(to router: inout Router<Route>) {
         router.read(UsageEndpoints.usage, usage)
