@@ -186,18 +186,40 @@ import Testing
         #expect(games.contains(#"href="/patients/\#(carla)/educat""#))
     }
 
-    @Test func aClinicianOpeningThePatientIsRemembered() async throws {
+    @Test func aClinicianOpeningThePatientIsRememberedWhenItTellsHerSomethingNew() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
         let carla = try test.id(of: "Carla Costa")
         let anaId = try test.id(of: "ana")
+        let changes = { try test.read { try Int.fetchOne($0, sql: "SELECT seq FROM patientChange WHERE patientId = ?", arguments: [carla]) } }
         #expect(try ana.get("/patients/\(carla)").status == 200)
         let first = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
-        #expect(first == test.clock.now)
+        #expect(first == test.clock.now, "Bruno's note was news")
+        let seen = try changes()
+
         test.clock.advance(by: 60)
         #expect(try ana.get("/patients/\(carla)").status == 200)
-        let second = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
-        #expect(second == test.clock.now, "a second opening moves the mark, one row per clinician and patient")
+        #expect(try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) } == first,
+                "nothing new since: the mark stays, and the worklist has nothing to read again")
+        #expect(try changes() == seen)
+
+        test.clock.advance(by: 60)
+        let day = ISODate.string(test.clock.now, timeZone: test.app.configuration.timeZone)
+        #expect(try test.browser(loggedInAs: "bruno").post("/patients/\(carla)/observations",
+                                                          [("observedOn", day), ("body", "Pediu água sozinha.")]).status == 303)
+        test.clock.advance(by: 60)
+        #expect(try ana.get("/patients/\(carla)").status == 200)
+        #expect(try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) } == test.clock.now,
+                "a new tutor note moves the mark, one row per clinician and patient")
         #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 1)
+    }
+
+    @Test func openingAPatientWithoutTutorNotesWritesNothing() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let created = try ana.postMultipart("/patients", fields: [("displayName", "Rita Reis")], files: [])
+        let path = try #require(created.header("Location"))
+        #expect(try ana.get(path).status == 200)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 0)
     }
 }

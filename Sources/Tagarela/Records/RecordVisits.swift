@@ -32,10 +32,16 @@ enum RecordVisits {
             """)
     }
 
-    /// Notes the clinician opened the patient's overview at `now`.
+    /// Notes the clinician opened the patient's overview at `now`, when that changes what the worklist
+    /// says: only a tutor note written after the last mark (or any, without a mark) is news, so an opening
+    /// with nothing new leaves the mark where it is. Writing it at every opening made each overview a
+    /// write, and told the worklist to read the patient again (`PatientChanges`) for nothing.
     static func markOpened(clinicianId: Int64, patientId: Int64, at now: Date, _ db: Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO patientOpened (clinicianId, patientId, openedAt) VALUES (?, ?, ?)
+            INSERT INTO patientOpened (clinicianId, patientId, openedAt)
+            SELECT ?1, ?2, ?3 WHERE EXISTS (
+                SELECT 1 FROM observation o WHERE o.patientId = ?2 AND o.authorRole = 'tutor'
+                AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened WHERE clinicianId = ?1 AND patientId = ?2), ''))
             ON CONFLICT (clinicianId, patientId) DO UPDATE SET openedAt = excluded.openedAt
             """).execute(arguments: [clinicianId, patientId, now])
     }
