@@ -44,6 +44,16 @@ import Testing
         #expect(!SubmittedForms.isWellFormed(String(repeating: "é", count: 43)))
     }
 
+    @Test func tokensAreURLSafeBase64WithoutPadding() {
+        // RFC 4648's alphabet of section 5: 0xfb 0xff 0xbf is "+/+/" in the standard one.
+        #expect(Token.base64URL(Data([0xfb, 0xff, 0xbf])) == "-_-_")
+        #expect(Token.base64URL(Data([0xfb, 0xff])) == "-_8", "no padding")
+        #expect(Token.base64URL(Data("Tagarela".utf8)) == "VGFnYXJlbGE")
+        let tokens = (0..<200).map { _ in Token.make() }
+        #expect(Set(tokens).count == 200)
+        #expect(tokens.allSatisfy { $0.utf8.count == 43 && $0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" } })
+    }
+
     func onceKey(_ page: String) throws -> String {
         try #require(page.firstMatch(of: /name="_once" value="([^"]+)"/).map { String($0.1) })
     }
