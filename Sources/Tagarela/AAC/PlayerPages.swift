@@ -64,18 +64,20 @@ struct PlayerGrid: PageModel, MustacheParent {
         /// The symbol's grammar and forms for the strip (`BoardWord`), as JSON.
         let word: String?
 
+        /// Texts as `MustacheText`, which Mustache prints at once, where a `String` or an `Int64` went through
+        /// its casts first: a grid not rendered yet (every board, once, after a start) is rendered in half the time.
         func child(named name: String) -> Any? {
             switch name {
-            case "word": word
+            case "word": word.map(MustacheText.init)
             case "isEmpty": isEmpty
             case "isFolder": isFolder
-            case "folderURL": folderURL
-            case "symbolId": symbolId
-            case "label": label
-            case "imageURL": imageURL
-            case "audioURL": audioURL
-            case "colourClass": colourClass
-            case "lang": lang
+            case "folderURL": folderURL.map(MustacheText.init)
+            case "symbolId": symbolId.map { MustacheText(String($0)) }
+            case "label": MustacheText(label)
+            case "imageURL": imageURL.map(MustacheText.init)
+            case "audioURL": audioURL.map(MustacheText.init)
+            case "colourClass": MustacheText(colourClass)
+            case "lang": lang.map(MustacheText.init)
             default: nil
             }
         }
@@ -102,10 +104,10 @@ struct PlayerGrid: PageModel, MustacheParent {
 
     func child(named name: String) -> Any? {
         switch name {
-        case "name": self.name
-        case "columnsClass": columnsClass
-        case "rowsClass": rowsClass
-        case "labelClass": labelClass
+        case "name": MustacheText(self.name)
+        case "columnsClass": MustacheText(columnsClass)
+        case "rowsClass": MustacheText(rowsClass)
+        case "labelClass": MustacheText(labelClass)
         case "cells": cells
         default: nil
         }
