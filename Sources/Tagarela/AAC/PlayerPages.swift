@@ -65,7 +65,8 @@ struct PlayerGrid: PageModel, MustacheParent {
         let word: String?
 
         /// Texts as `MustacheText`, which Mustache prints at once, where a `String` or an `Int64` went through
-        /// its casts first: a grid not rendered yet (every board, once, after a start) is rendered in half the time.
+        /// its casts first: a grid not rendered yet is every board once after a start, and all of them in the
+        /// first run of `bench/mixed --scale 10`.
         func child(named name: String) -> Any? {
             switch name {
             case "word": word.map(MustacheText.init)
