@@ -101,4 +101,17 @@ import Testing
         #expect(afterDelete.contains("<td>—</td>"), "a tap of a deleted board shows no board: \(afterDelete)")
         #expect(afterDelete.contains("<td>Nome novo</td>"))
     }
+
+    /// The rows are kept apart from the boards' grids: histories opened once each cannot push a child's
+    /// board out of its cache.
+    @Test func keptRowsLeaveTheBoardsCacheAlone() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let boards = test.app.fragments.count
+        let page = try test.browser(loggedInAs: "ana").get("/patients/\(carla)/usage?from=2026-11-01&to=2026-11-30").text
+        let rows = page.components(separatedBy: "<tr><td>").count - 1
+        #expect(rows > 0)
+        #expect(test.app.usageRows.count == rows)
+        #expect(test.app.fragments.count == boards)
+    }
 }

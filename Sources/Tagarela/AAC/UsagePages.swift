@@ -16,7 +16,7 @@ struct UsagePage: PageModel {
     }
 
     /// A listed tap, rendered (`aac/usage-row`). A tap never changes, and the next load of the page lists
-    /// the same taps but the few made since, so each row is kept in `fragments` under everything it shows
+    /// the same taps but the few made since, so each row is kept in `usageRows` under everything it shows
     /// (`rowKey`): formatting and rendering fifty rows was about a third of the page's time.
     struct RenderedRow: PageModel {
         let html: String
@@ -92,7 +92,7 @@ struct UsagePage: PageModel {
         }
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map { tap in
-            RenderedRow(html: context.fragments.value(for: Self.rowKey(tap, locale: context.locale)) {
+            RenderedRow(html: context.usageRows.value(for: Self.rowKey(tap, locale: context.locale)) {
                 context.renderFragmentHTML("aac/usage-row", Row(
                     when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—",
                     assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil))

@@ -31,6 +31,11 @@ public final class App: Responder {
     let speech: SpeechAudio
     let pictograms: PictogramLibrary
     let fragments = FragmentCache()
+    /// The usage history's rows, apart and smaller (2 × 4 MB: the last 50 taps of 280 to 560
+    /// patients). In the shared cache, at ten times the clinic, histories opened once each churned
+    /// through it and pushed the children's boards out (`bench/mixed --scale 10`: 164 MB resident
+    /// after run 2 and run 1 at 885 requests/s; apart, 141 MB and 1 075).
+    let usageRows = FragmentCache(generationBytes: 4 << 20)
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
     /// Each clinician's worklist signals between loads; see `CaseloadSignals`.

@@ -60,6 +60,7 @@ public struct RequestContext: Sendable {
     var speech: SpeechAudio { app.speech }
     var pictograms: PictogramLibrary { app.pictograms }
     var fragments: FragmentCache { app.fragments }
+    var usageRows: FragmentCache { app.usageRows }
     var caseloads: CaseloadSignals { app.caseloads }
     var assets: Assets { app.assets }
     var passwords: PasswordHasher { app.passwords }
