@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPServer
 import Mustache
 import Testing
@@ -53,5 +54,18 @@ import Testing
         for item in usage.top { Self.expectAnswersEveryProperty(item) }
         for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
         for item in usage.plans { Self.expectAnswersEveryProperty(item) }
+    }
+
+    /// The board's grid and each of its cells, folders and empty cells among them, as the demo has them.
+    @Test func theBoardGridAnswersEveryProperty() async throws {
+        let test = try await TestApp()
+        let screens = try test.read { db in
+            try Plan.filter(Column("type") == PlanType.board.rawValue).fetchAll(db).map { try BoardScreen.fetch($0, db) }
+        }
+        let grids = screens.map { PlayerGrid(BoardView($0, test.app.catalogues.translator(for: .ptBR))) }
+        let cells = grids.flatMap(\.cells)
+        #expect(cells.contains(where: \.isFolder) && cells.contains(where: \.isEmpty) && cells.contains { $0.symbolId != nil })
+        for grid in grids { Self.expectAnswersEveryProperty(grid) }
+        for cell in cells { Self.expectAnswersEveryProperty(cell) }
     }
 }
