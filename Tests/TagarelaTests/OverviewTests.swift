@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HTTPServer
 import HTTPTestSupport
 @testable import Tagarela
 import Testing
@@ -187,18 +188,25 @@ import Testing
     }
 
     @Test func aClinicianOpeningThePatientIsRememberedWhenItTellsHerSomethingNew() async throws {
-        let test = try await TestApp()
+        let test = try await TestApp(configure: { $0.reportsDatabaseAccesses = true })
         let ana = try test.browser(loggedInAs: "ana")
         let carla = try test.id(of: "Carla Costa")
         let anaId = try test.id(of: "ana")
         let changes = { try test.read { try Int.fetchOne($0, sql: "SELECT seq FROM patientChange WHERE patientId = ?", arguments: [carla]) } }
-        #expect(try ana.get("/patients/\(carla)").status == 200)
+        #expect(!test.app.waitsForWriter(Request(method: .get, path: "/patients/\(carla)")),
+                "a page view: most openings write nothing, so they do not queue for the writer")
+        let opened = try ana.get("/patients/\(carla)")
+        #expect(opened.status == 200)
+        #expect(opened.header("X-Tagarela-DB-Accesses") == "2", "the read, then the mark after it")
+        #expect(opened.header("X-Tagarela-DB-Nested") == "0")
         let first = try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) }
         #expect(first == test.clock.now, "Bruno's note was news")
         let seen = try changes()
 
         test.clock.advance(by: 60)
-        #expect(try ana.get("/patients/\(carla)").status == 200)
+        let again = try ana.get("/patients/\(carla)")
+        #expect(again.status == 200)
+        #expect(again.header("X-Tagarela-DB-Accesses") == "1", "nothing new: the read alone")
         #expect(try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) } == first,
                 "nothing new since: the mark stays, and the worklist has nothing to read again")
         #expect(try changes() == seen)
@@ -212,6 +220,20 @@ import Testing
         #expect(try test.read { try RecordVisits.lastOpened(clinicianId: anaId, patientId: carla, $0) } == test.clock.now,
                 "a new tutor note moves the mark, one row per clinician and patient")
         #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM patientOpened") } == 1)
+    }
+
+    @Test func aMarkIsWrittenOnlyWhileThereIsNews() async throws {
+        // Two tabs may both read news before either marks it: the second mark finds none and writes nothing.
+        let test = try await TestApp()
+        let (ana, carla) = (try test.id(of: "ana"), try test.id(of: "Carla Costa"))
+        let noon = Date(timeIntervalSince1970: 1_800_000_000)
+        try test.write { db in
+            #expect(try RecordVisits.hasNews(clinicianId: ana, patientId: carla, db))
+            try RecordVisits.markOpened(clinicianId: ana, patientId: carla, at: noon, db)
+            #expect(try !RecordVisits.hasNews(clinicianId: ana, patientId: carla, db))
+            try RecordVisits.markOpened(clinicianId: ana, patientId: carla, at: noon.addingTimeInterval(5), db)
+            #expect(try RecordVisits.lastOpened(clinicianId: ana, patientId: carla, db) == noon, "the second tab's mark found no news")
+        }
     }
 
     @Test func openingAPatientWithoutTutorNotesWritesNothing() async throws {

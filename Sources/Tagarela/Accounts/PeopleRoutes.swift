@@ -11,8 +11,8 @@ enum PeopleRoutes {
         router.add(PeopleEndpoints.newPatient, newPatient)
         router.write(PeopleEndpoints.createPatient, preparing: .media, { context in .next(try UploadedPhoto.store(context)) },
                      createPatient)
-        // A write: a clinician's opening is remembered for the worklist's "new tutor notes".
-        router.write(PeopleEndpoints.showPatient, showPatient)
+        // A read; a clinician's opening that shows new tutor notes is remembered for the worklist.
+        router.read(PeopleEndpoints.showPatient, showPatient, thenMarking: markPatientOpened)
         router.read(PeopleEndpoints.editPatient, editPatient)
         router.read(PeopleEndpoints.showPhoto, showPhoto)
         router.write(PeopleEndpoints.updatePatient, preparing: .media, { context, _ in .next(try UploadedPhoto.store(context)) },
@@ -62,16 +62,21 @@ enum PeopleRoutes {
         return Reply(response)
     }
 
-    @Sendable static func showPatient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
+    @Sendable static func showPatient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> (Reply, mark: Int64?) {
         let actor = try context.requireActor()
         let zone = context.configuration.timeZone
-        let (person, tutors, record) = try OverviewQueries.patientPage(id, visibleTo: actor, today: ISODate.string(context.now, timeZone: zone),
-                                                                       timeZone: zone, now: context.now, db)
+        let (person, tutors, record, news) = try OverviewQueries.patientPage(
+            id, visibleTo: actor, today: ISODate.string(context.now, timeZone: zone), timeZone: zone, now: context.now, db)
         let overview = PatientOverview(record, patientId: person.patient.userId, sections: OverviewQueries.Sections(actor),
                                        t: context.t, format: context.format)
-        return .page("people/patient", title: "patient_title",
-                     PatientPage(patient: person.patient, user: person.user, tutors: tutors, actor: actor, form: FormState(),
-                                 overview: overview, context: context))
+        let page = Reply.page("people/patient", title: "patient_title",
+                              PatientPage(patient: person.patient, user: person.user, tutors: tutors, actor: actor, form: FormState(),
+                                          overview: overview, context: context))
+        return (page, news ? person.patient.userId : nil)
+    }
+
+    @Sendable static func markPatientOpened(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws {
+        try RecordVisits.markOpened(clinicianId: try context.requireActor().userId, patientId: patientId, at: context.now, db)
     }
 
     @Sendable static func editPatient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {

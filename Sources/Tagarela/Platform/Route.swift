@@ -10,6 +10,10 @@ enum DatabaseUse: Sendable, Equatable {
     /// A read, slow work holding no transaction (a password hash), then a write: logins. Two accesses,
     /// one after the other, never nested.
     case readThenWrite
+    /// A read, then a short write only when the read asks for one: a bookmark of what was read (a
+    /// clinician's opening of a patient, kept when it told her something new). Most requests write
+    /// nothing, so it does not wait for the writer as a write does.
+    case readThenMark
     /// The transitional handlers that still open their own accesses through `context.database`.
     case legacy
 
@@ -17,7 +21,7 @@ enum DatabaseUse: Sendable, Equatable {
     var writes: Bool {
         switch self {
         case .write, .readThenWrite, .legacy: true
-        case .none, .read: false
+        case .none, .read, .readThenMark: false
         }
     }
 
@@ -26,7 +30,7 @@ enum DatabaseUse: Sendable, Equatable {
         switch self {
         case .none: 0
         case .read, .write: 1
-        case .readThenWrite: 2
+        case .readThenWrite, .readThenMark: 2
         case .legacy: 1
         }
     }
@@ -104,6 +108,25 @@ extension Router where Handler == Route {
         add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
             guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
             let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
+            return dispatch.render(reply)
+        })
+    }
+
+    /// A page read in one transaction that sometimes leaves a mark: the read answers the reply and,
+    /// when something must be remembered, the mark; `keep` writes it in a second, short transaction
+    /// after the read ended, and the reply is rendered after both. A full disk does not stop the page:
+    /// the mark is left for a later opening.
+    mutating func read<each P, Mark: Sendable>(
+        _ endpoint: Endpoint<repeat each P>,
+        _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> (Reply, mark: Mark?),
+        thenMarking keep: @escaping @Sendable (RequestContext, Database, Mark) throws -> Void
+    ) {
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenMark) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            let (reply, mark) = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
+            if let mark {
+                do { try dispatch.database.write { db in try keep(dispatch.context, db, mark) } } catch where StorageFull.matches(error) {}
+            }
             return dispatch.render(reply)
         })
     }

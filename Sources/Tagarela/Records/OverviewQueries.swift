@@ -171,18 +171,17 @@ enum OverviewQueries {
 }
 
 extension OverviewQueries {
-    /// The patient page: the person, their tutors and the overview of the last 30 days; a clinician's
-    /// opening is remembered (`RecordVisits`) so the worklist knows which tutor notes are new.
+    /// The patient page: the person, their tutors and the overview of the last 30 days, and whether a
+    /// clinician's opening must be remembered (`RecordVisits`) so the worklist knows which tutor notes are new.
     static func patientPage(_ id: Int64, visibleTo actor: Actor, today: String, timeZone: TimeZone, now: Date,
-                            _ db: Database) throws -> (PeopleQueries.Person, tutors: [User], record: Record) {
+                            _ db: Database) throws -> (PeopleQueries.Person, tutors: [User], record: Record, news: Bool) {
         let (person, tutors) = try PeopleQueries.patientPage(id, visibleTo: actor, db)
         let period = PatientOverview.period(today: today)
         let record = try record(person.patient, for: actor, from: period.from, to: today, recentFrom: period.recentFrom,
                                 timeZone: timeZone, now: now, noteLimit: 4, db)
-        if actor.role == .clinician {
-            try RecordVisits.markOpened(clinicianId: actor.userId, patientId: person.patient.userId, at: now, db)
-        }
-        return (person, tutors, record)
+        let news = try actor.role == .clinician
+            && RecordVisits.hasNews(clinicianId: actor.userId, patientId: person.patient.userId, db)
+        return (person, tutors, record, news)
     }
 
     /// The progress report of `from`…`to`: the record of the period and the person. Opening it is an

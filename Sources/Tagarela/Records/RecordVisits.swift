@@ -32,19 +32,29 @@ enum RecordVisits {
             """)
     }
 
+    /// Whether the clinician's opening of the patient would tell her something new: a tutor note written
+    /// after her last mark (or any, without a mark). Only then is the opening worth remembering.
+    static func hasNews(clinicianId: Int64, patientId: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (\(newsSQL))"), arguments: [clinicianId, patientId]) ?? false
+    }
+
     /// Notes the clinician opened the patient's overview at `now`, when that changes what the worklist
-    /// says: only a tutor note written after the last mark (or any, without a mark) is news, so an opening
-    /// with nothing new leaves the mark where it is. Writing it at every opening made each overview a
-    /// write, and told the worklist to read the patient again (`PatientChanges`) for nothing.
+    /// says (`hasNews`, checked again here: a second tab may have marked it since). An opening with
+    /// nothing new leaves the mark where it is: writing it at every opening made each overview a write,
+    /// and told the worklist to read the patient again (`PatientChanges`) for nothing.
     static func markOpened(clinicianId: Int64, patientId: Int64, at now: Date, _ db: Database) throws {
         try db.cachedStatement(sql: """
             INSERT INTO patientOpened (clinicianId, patientId, openedAt)
-            SELECT ?1, ?2, ?3 WHERE EXISTS (
-                SELECT 1 FROM observation o WHERE o.patientId = ?2 AND o.authorRole = 'tutor'
-                AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened WHERE clinicianId = ?1 AND patientId = ?2), ''))
+            SELECT ?1, ?2, ?3 WHERE EXISTS (\(newsSQL))
             ON CONFLICT (clinicianId, patientId) DO UPDATE SET openedAt = excluded.openedAt
             """).execute(arguments: [clinicianId, patientId, now])
     }
+
+    /// A tutor note of patient ?2 newer than clinician ?1's mark.
+    private static let newsSQL = """
+        SELECT 1 FROM observation o WHERE o.patientId = ?2 AND o.authorRole = 'tutor'
+        AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened WHERE clinicianId = ?1 AND patientId = ?2), '')
+        """
 
     /// When the clinician last opened the patient; nil: never.
     static func lastOpened(clinicianId: Int64, patientId: Int64, _ db: Database) throws -> Date? {
