@@ -263,6 +263,36 @@ import Testing
         #expect(try bruno.get("/play/\(board.id!)").text.contains(#"data-label="mãe""#), "a renamed symbol shows at once")
     }
 
+    @Test func aNewGridUsesTheCellsAlreadyRenderedForAnotherBoard() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let words = try plan(test, patient: "Carla Costa", named: "Palavras principais")
+        let symbols = try symbolsOn(test, words)
+        #expect(try ana.post("/patients/\(carla)/plans", [("name", "Parque"), ("type", "board"), ("rows", "2"), ("columns", "3"),
+                                                          ("tutorId", "\(try test.id(of: "bruno"))")]).status == 303)
+        let park = try plan(test, patient: "Carla Costa", named: "Parque")
+        for position in 0..<3 {
+            #expect(try ana.post("/plans/\(park.id!)/cells/\(position)", [("symbol", "\(symbols[position])")]).status == 303)
+        }
+        let bruno = try test.browser(loggedInAs: "bruno")
+        _ = try bruno.post("/patients/\(carla)/patient-mode", [("plan", "\(words.id!)")])
+        let first = try bruno.get("/play/\(words.id!)").text
+        let kept = test.app.boardCells.count
+        #expect(kept >= symbols.count)
+        let park1 = try bruno.get("/play/\(park.id!)").text
+        #expect(test.app.boardCells.count - kept <= 1, "its three symbols were rendered for the other board; the empty cell may be new")
+        for symbol in symbols.prefix(3) {
+            let line = try #require(first.split(separator: "\n").first { $0.contains(#"data-symbol="\#(symbol)""#) })
+            #expect(park1.contains(line), "the kept cell is the same HTML")
+        }
+        // The same cell on a page in another language is another piece: a cell without a language of its
+        // own prints the page's.
+        let cell = PlayerGrid.Cell(isEmpty: false, isFolder: false, folderURL: nil, symbolId: 1, label: "eu", imageURL: nil,
+                                   audioURL: nil, colourClass: "cat-yellow", lang: nil, word: nil)
+        #expect(cell.key(in: .ptBR) != cell.key(in: .es))
+    }
+
     @Test func aSpokenSentenceIsLoggedOnceAndShowsInTheHistory() async throws {
         let test = try await TestApp()
         let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")

@@ -66,6 +66,10 @@ import Testing
         let cells = grids.flatMap(\.cells)
         #expect(cells.contains(where: \.isFolder) && cells.contains(where: \.isEmpty) && cells.contains { $0.symbolId != nil })
         for grid in grids { Self.expectAnswersEveryProperty(grid) }
-        for cell in cells { Self.expectAnswersEveryProperty(cell) }
+        for cell in cells {
+            Self.expectAnswersEveryProperty(cell)
+            Self.expectAnswersEveryProperty(PlayerGrid.CellFragment(cell: cell))
+        }
+        for grid in grids { Self.expectAnswersEveryProperty(grid.renderingCells { $0.label }) }
     }
 }

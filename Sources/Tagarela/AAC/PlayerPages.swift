@@ -49,6 +49,11 @@ struct BoardTrail: Equatable, Sendable {
 }
 
 /// A board's cells as the player shows them (`aac/board-grid`), rendered once per version of the board.
+///
+/// Each cell is rendered alone (`aac/board-cell`) and kept under everything it shows (`Cell.key`): the
+/// boards of a clinician's children are made of the same few dozen symbols, so a grid not rendered yet is
+/// mostly cells already rendered for another board. Rendering the twenty cells of a grid through Mustache
+/// was a seventh of the server's time in the first run of `bench/mixed --scale 10`, where every grid is new.
 struct PlayerGrid: PageModel, MustacheParent {
     struct Cell: PageModel, MustacheParent {
         let isEmpty: Bool
@@ -82,6 +87,23 @@ struct PlayerGrid: PageModel, MustacheParent {
             default: nil
             }
         }
+
+        /// Everything the cell's HTML is made of: its fields and the page's language, which a cell without a
+        /// language of its own prints (`{{lang}}` then finds the page's). The cell template prints nothing
+        /// else (no other translation, no asset), so two cells with the same key print the same. A new
+        /// field must be added here, or cells would keep their old text.
+        func key(in locale: AppLocale) -> String {
+            let fields: [String?] = [folderURL, symbolId.map { String($0) }, label, imageURL, audioURL, colourClass, lang, word]
+            return "board cell \(locale.rawValue) \(isEmpty) \(isFolder)" + fields.map { "\u{1F}" + ($0 ?? "\u{0}") }.joined()
+        }
+    }
+
+    /// One cell as `aac/board-cell` renders it: inside `{{#cell}}`, so the cell's names come before the
+    /// page's (`lang`), as they did when the grid template listed the cells itself.
+    struct CellFragment: PageModel, MustacheParent {
+        let cell: Cell
+
+        func child(named name: String) -> Any? { name == "cell" ? cell : nil }
     }
 
     let name: String
@@ -89,6 +111,8 @@ struct PlayerGrid: PageModel, MustacheParent {
     let rowsClass: String
     let labelClass: String
     let cells: [Cell]
+    /// Each cell's HTML, in order (`renderingCells`).
+    private(set) var cellsHTML: [String] = []
 
     init(_ board: BoardView, words: [Int64: BoardWord] = [:]) {
         name = board.name
@@ -110,8 +134,16 @@ struct PlayerGrid: PageModel, MustacheParent {
         case "rowsClass": MustacheText(rowsClass)
         case "labelClass": MustacheText(labelClass)
         case "cells": cells
+        case "cellsHTML": cellsHTML.map(MustacheText.init)
         default: nil
         }
+    }
+
+    /// The grid with each cell's HTML, as `render` gives it.
+    func renderingCells(_ render: (Cell) -> String) -> PlayerGrid {
+        var grid = self
+        grid.cellsHTML = cells.map(render)
+        return grid
     }
 }
 

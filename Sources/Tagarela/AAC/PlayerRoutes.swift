@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The patient's side: their boards, the player, and the tap log.
 enum PlayerRoutes {
-    static let templates = ["aac/play-list", "aac/player", "aac/board-grid"]
+    static let templates = ["aac/play-list", "aac/player", "aac/board-grid", "aac/board-cell"]
 
     static func add(to router: inout Router<Route>) {
         router.read(PlayerEndpoints.list, list)
@@ -44,7 +44,12 @@ enum PlayerRoutes {
             let words = BoardWords.words(for: screen.cells.compactMap(\.symbol), forms: board.forms, fallback: context.locale)
             let render = { @Sendable () -> Reply in
                 page(context.fragments.value(for: board.gridKey) {
-                    context.renderFragmentHTML("aac/board-grid", PlayerGrid(BoardView(screen, context.t), words: words.mapValues(\.word)))
+                    let grid = PlayerGrid(BoardView(screen, context.t), words: words.mapValues(\.word)).renderingCells { cell in
+                        context.boardCells.value(for: cell.key(in: context.locale)) {
+                            context.renderFragmentHTML("aac/board-cell", PlayerGrid.CellFragment(cell: cell))
+                        }
+                    }
+                    return context.renderFragmentHTML("aac/board-grid", grid)
                 })
             }
             let missing = BoardWords.missing(words.values.flatMap(\.clips), context.speech)

@@ -36,6 +36,9 @@ public final class App: Responder {
     /// through it and pushed the children's boards out (`bench/mixed --scale 10`: 164 MB resident
     /// after run 2 and run 1 at 885 requests/s; apart, 141 MB and 1 075).
     let usageRows = FragmentCache(generationBytes: 4 << 20)
+    /// Board cells, each rendered once for every grid that shows it (see `PlayerGrid`); 2 × 4 MB holds
+    /// the symbols of 500 speech therapists' boards, each cell about 700 bytes with its key.
+    let boardCells = FragmentCache(generationBytes: 4 << 20)
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
     /// Each clinician's worklist signals between loads; see `CaseloadSignals`.

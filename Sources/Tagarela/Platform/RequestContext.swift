@@ -61,6 +61,7 @@ public struct RequestContext: Sendable {
     var pictograms: PictogramLibrary { app.pictograms }
     var fragments: FragmentCache { app.fragments }
     var usageRows: FragmentCache { app.usageRows }
+    var boardCells: FragmentCache { app.boardCells }
     var caseloads: CaseloadSignals { app.caseloads }
     var assets: Assets { app.assets }
     var passwords: PasswordHasher { app.passwords }
