@@ -38,6 +38,39 @@ import Testing
         #expect(audit.first?["action"] == "create" && audit.first?["summary"] == "Parque")
     }
 
+    @Test func aBoardIsReadWithEveryCellItsSymbolColourLinkAndOwnColours() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        try test.write { db in
+            // Every column of a symbol different from the others, so a column read from the wrong place shows.
+            try db.execute(sql: "UPDATE symbol SET spokenText = 'dito ' || name, voice = 'pt-br', imagePath = 'images/x.png'")
+            try db.execute(sql: "UPDATE planCell SET backgroundColour = '#ffeeaa', borderColour = '#112233' WHERE position = 0")
+        }
+        let (screens, expected) = try test.read { db in
+            let plans = try Plan.filter(Column("patientId") == carla && Column("type") == "board").fetchAll(db)
+            let screens = try plans.map { try BoardScreen.fetch($0, db) }
+            // What each cell must be, read the plain way: its row, its symbol by key, its category, its link.
+            let expected = try screens.map { screen in
+                try screen.cells.map { cell -> String in
+                    let stored = try Row.fetchOne(db, sql: "SELECT * FROM planCell WHERE planId = ? AND position = ?",
+                                                  arguments: [screen.plan.id, cell.position])
+                    let symbol = try (stored?["symbolId"] as Int64?).flatMap { try Symbol.fetchOne(db, key: $0) }
+                    let colour = try symbol.flatMap { try Category.fetchOne(db, key: $0.categoryId)?.categoryColour } ?? .white
+                    let link = try (stored?["linkPlanId"] as Int64?).flatMap { try Plan.fetchOne(db, key: $0)?.name }
+                    return "\(String(describing: symbol)) \(colour) \(link ?? "-") \(stored?["backgroundColour"] ?? "-") \(stored?["borderColour"] ?? "-")"
+                }
+            }
+            return (screens, expected)
+        }
+        let cells = screens.flatMap(\.cells)
+        #expect(cells.contains { $0.symbol == nil } && cells.contains { $0.link != nil } && cells.contains { $0.background != nil })
+        for (screen, expected) in zip(screens, expected) {
+            #expect(screen.cells.map(\.position) == Array(0..<screen.plan.cellCount))
+            let read = screen.cells.map { "\(String(describing: $0.symbol)) \($0.colour) \($0.link?.name ?? "-") \($0.background ?? "-") \($0.border ?? "-")" }
+            #expect(read == expected, "\(screen.plan.name)")
+        }
+    }
+
     @Test func aCellTakesASymbolMovesBySwappingAndClears() async throws {
         let test = try await TestApp()
         let ana = try Self.ana(test), carla = try test.id(of: "Carla Costa")

@@ -16,21 +16,26 @@ struct BoardScreen: Sendable {
     let plan: Plan
     let cells: [Cell]
 
+    /// One statement for the cells with their symbols and categories' colours, prepared once per
+    /// connection; the boards they open, when any, by a second. Three lookups by id, each writing its own
+    /// `IN (…)`, with the cells decoded through `Decodable`, were a third of a board not rendered yet.
     static func fetch(_ plan: Plan, _ db: Database) throws -> BoardScreen {
-        let stored = try PlanCell.fetchAll(db.cachedStatement(sql: "SELECT * FROM planCell WHERE planId = ?"), arguments: [plan.id])
-        let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, ids: Set(stored.compactMap(\.symbolId))).map { ($0.id!, $0) })
-        let categories = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, ids: Set(symbols.values.map(\.categoryId))).map {
-            ($0.id!, $0.categoryColour)
-        })
-        let links = Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, ids: Set(stored.compactMap(\.linkPlanId))).map { ($0.id!, $0) })
-        let byPosition = Dictionary(stored.map { ($0.position, $0) }, uniquingKeysWith: { first, _ in first })
+        // Read by position: the cell's five columns, then the symbol's (`Symbol.columnsOfS`), NULL without one.
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT c.position, c.linkPlanId, c.backgroundColour, c.borderColour, category.colour, \(Symbol.columnsOfS)
+            FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId LEFT JOIN category ON category.id = s.categoryId
+            WHERE c.planId = ?
+            """), arguments: [plan.id])
+        let linked = Set(rows.compactMap { $0[1] as Int64? })
+        let links = linked.isEmpty ? [:] : Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, ids: linked).map { ($0.id!, $0) })
+        var byPosition: [Int: Row] = [:]
+        for row in rows { byPosition[row[0]] = row }
         let cells = (0..<plan.cellCount).map { position -> Cell in
-            let cell = byPosition[position]
-            let symbol = cell?.symbolId.flatMap { symbols[$0] }
+            guard let row = byPosition[position] else { return Cell(position: position, symbol: nil, colour: .white, link: nil) }
+            let symbol = row[5] as Int64? == nil ? nil : Symbol(row: row, from: 5)
             return Cell(position: position, symbol: symbol,
-                        colour: symbol.flatMap { categories[$0.categoryId] } ?? .white,
-                        link: cell?.linkPlanId.flatMap { links[$0] },
-                        background: cell?.backgroundColour, border: cell?.borderColour)
+                        colour: symbol == nil ? .white : CategoryColour(rawValue: row[4] ?? "") ?? .white,
+                        link: (row[1] as Int64?).flatMap { links[$0] }, background: row[2], border: row[3])
         }
         return BoardScreen(plan: plan, cells: cells)
     }
