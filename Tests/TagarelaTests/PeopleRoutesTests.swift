@@ -90,6 +90,9 @@ import Testing
         let ana = try test.browser(loggedInAs: "ana"), dani = try test.browser(loggedInAs: "dani")
         let carla = try test.id(of: "Carla Costa"), gustavo = try test.id(of: "Gustavo Pereira")
         let ids = try test.read { try Int64.fetchAll($0, sql: "SELECT id FROM evaluation WHERE patientId = ? ORDER BY takenOn", arguments: [gustavo]) }
+        // The first opening of Carla's overview shows Bruno's note as news: the read, then the mark after it.
+        let first = try ana.get("/patients/\(carla)")
+        #expect(first.header("X-Tagarela-DB-Accesses") == "2" && first.header("X-Tagarela-DB-Nested") == "0")
         var answers: [(String, WireResponse)] = []
         for path in ["/patients/\(carla)", "/patients/\(carla)/edit"] {
             answers.append((path, try ana.get(path)))
