@@ -80,6 +80,44 @@ import Testing
         #expect(cache.page(for: "key") == nil)
     }
 
+    @Test func aDeactivationMadeByAnotherProcessEndsTheSessionWithinSeconds() async throws {
+        let test = try await TestApp()
+        let bruno = try test.browser(loggedInAs: "bruno")
+        #expect(try bruno.get("/tutor").status == 200)
+        #expect(try bruno.get("/tutor").status == 200, "the session is now kept")
+        // An operator's sqlite3, or the CLI: a connection the server's observation does not see.
+        let operatorConnection = try DatabaseQueue(path: test.app.configuration.databasePath)
+        try await operatorConnection.write { try $0.execute(sql: "UPDATE user SET isActive = 0 WHERE username = 'bruno'") }
+        let deadline = ContinuousClock.now + .seconds(5)
+        var status = 200
+        while status == 200, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try bruno.get("/tutor").status
+        }
+        #expect(status == 303, "the deactivated tutor is signed out")
+    }
+
+    @Test func onlyAnotherProcessesCommitEmptiesTheCacheOnTheWatch() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("readcache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let pool = try DatabasePool(path: path)
+        try await pool.write { try $0.execute(sql: "CREATE TABLE note (body TEXT)") }
+        let cache = ReadCache(otherWritersCheck: .milliseconds(20))
+        cache.observe(pool)
+        cache.store(page: .text("page"), for: "key", generation: cache.generation)
+        for _ in 0..<5 {  // the server's own writes to a table no page reads
+            try await pool.write { try $0.execute(sql: "INSERT INTO note VALUES ('tap')") }
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        #expect(cache.page(for: "key") != nil, "the server's own commits are the observation's, not the watch's")
+        let other = try DatabaseQueue(path: path)
+        try await other.write { try $0.execute(sql: "INSERT INTO note VALUES ('cli')") }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(cache.page(for: "key") == nil, "another connection's commit is seen")
+    }
+
     @Test func theBoardsInUseStayWhileThousandsOfOthersPass() {
         // Room for about ten 100-byte pages per generation; a clinic of 5 000 children cycles boards
         // through a cache sized for fewer, and the one a child is using must stay.

@@ -10,8 +10,9 @@ import Synchronization
 /// a cached answer was read from (accounts, care links, boards, symbols), inside the commit itself, so
 /// the request that made the change (a logout, a board edit) returns only after every older entry is
 /// dead. An answer is stored with the generation read *before* the database was, so an answer computed
-/// while a change committed is never served. Writes by another process (the CLI) are not seen; entries
-/// also live at most `lifetime`.
+/// while a change committed is never served. A commit by another process (the CLI, an operator's
+/// `sqlite3`) empties the cache within `otherWritersCheck` (`watchOtherWriters`); entries also live at
+/// most `lifetime`.
 final class ReadCache: Sendable {
     /// Tables whose changes invalidate everything. `session.lastSeenAt` is left out: it is written on
     /// page views (at most once a minute per session) and only the idle check reads it, which the
@@ -46,24 +47,64 @@ final class ReadCache: Sendable {
 
     private let state: Mutex<State>
     private let observation = Mutex<AnyDatabaseCancellable?>(nil)
+    private let otherWriters = Mutex<Watch?>(nil)
     let lifetime: Duration
+    let otherWritersCheck: Duration
 
     /// Room for `sessions` signed-in sessions and `pageBytes` of pages per generation (`TwoGenerations`).
-    /// At ten times the clinic 8 000 people are signed in. A board page is about 8 KB:
-    /// 4 MB holds the boards of 500 children at play, and more would not help a clinic of 5 000 whose
-    /// boards come back less often than `lifetime` (`bench/mixed --scale 10`), only cost it memory.
-    init(sessions: Int = 5_000, pageBytes: Int = 4 << 20, lifetime: Duration = .seconds(10)) {
+    /// At ten times the clinic 8 100 people are signed in, and a session must still be there when its
+    /// owner comes back: with room for 5 000 and a life of 10 s, 45 % of the requests of `bench/mixed
+    /// --scale 10` read their session from the database again. A board page is about 8 KB: 4 MB holds
+    /// the boards of 500 children at play, and more would not help a clinic of 5 000 whose boards come
+    /// back less often than the pages' generations turn over, only cost it memory.
+    init(sessions: Int = 10_000, pageBytes: Int = 4 << 20, lifetime: Duration = .seconds(300),
+         otherWritersCheck: Duration = .seconds(1)) {
         state = Mutex(State(sessions: TwoGenerations(limit: sessions), pages: TwoGenerations(limit: pageBytes)))
         self.lifetime = lifetime
+        self.otherWritersCheck = otherWritersCheck
     }
 
-    /// Starts watching `database`'s commits.
+    /// A repeating check, stopped with its cache. Dispatch sources may be used from any thread.
+    private final class Watch: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+        init(_ timer: any DispatchSourceTimer) { self.timer = timer }
+        deinit { timer.cancel() }
+    }
+
+    /// Starts watching `database`'s commits, the server's own and other processes'.
     func observe(_ database: DatabasePool) {
         let regions: [any DatabaseRegionConvertible] = Self.trackedTables.map { Table($0) }
             + [Table("session").select(Self.trackedSessionColumns.map { Column($0) })]
         let cancellable = DatabaseRegionObservation(tracking: regions).start(
             in: database, onError: { _ in self.invalidateAll() }, onChange: { _ in self.invalidateAll() })
         observation.withLock { $0 = cancellable }
+        watchOtherWriters(database)
+    }
+
+    /// Empties the cache when another process has committed, checked every `otherWritersCheck`.
+    /// SQLite's `data_version` changes on a connection when any *other* connection commits; the server
+    /// writes through the pool's one writer only, so asked on the writer it names exactly the commits
+    /// the observation above cannot see. The check waits its turn like any write and holds the writer a
+    /// few microseconds.
+    private func watchOtherWriters(_ database: DatabasePool) {
+        let version: @Sendable (DatabasePool) -> Int? = { database in
+            try? database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        }
+        let seen = Mutex(version(database))
+        let nanoseconds = Int(otherWritersCheck / .nanoseconds(1))
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "tagarela.read-cache.other-writers"))
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds),
+                       leeway: .nanoseconds(nanoseconds / 10))
+        timer.setEventHandler { [weak self, weak database] in
+            guard let self, let database else { return }
+            let now = version(database)
+            // A version that cannot be read counts as a change.
+            if now == nil || seen.withLock({ $0 }) != now { self.invalidateAll() }
+            seen.withLock { $0 = now }
+        }
+        let watch = Watch(timer)
+        otherWriters.withLock { $0 = watch }
+        timer.resume()
     }
 
     /// The generation to store answers under; read it before reading the database.
