@@ -53,6 +53,35 @@ import Testing
 
     // MARK: Logins
 
+    /// `User` and `Session` are read by column (every request whose session is not in memory): each
+    /// column lands in its own field, and a value of the wrong type throws as `Decodable` did.
+    @Test func aUserAndASessionAreReadWithEveryField() throws {
+        let (db, people) = try database()
+        try db.write { db in
+            var user = User(username: "eva", displayName: "Eva Évora", role: .clinician, specialties: "speech nutrition",
+                            locale: "es", isActive: false, passwordHash: "hash", createdBy: people.admin, createdAt: now,
+                            updatedAt: now.addingTimeInterval(60), passwordSetAt: now.addingTimeInterval(120))
+            try user.insert(db)
+            let read = try #require(try User.find(user.id!, db))
+            #expect(read.id == user.id && read.username == "eva" && read.displayName == "Eva Évora" && read.role == .clinician)
+            #expect(read.specialties == "speech nutrition" && read.locale == "es" && read.isActive == false)
+            #expect(read.passwordHash == "hash" && read.createdBy == people.admin && read.createdAt == now)
+            #expect(read.updatedAt == now.addingTimeInterval(60) && read.passwordSetAt == now.addingTimeInterval(120))
+
+            var session = Session(tokenHash: "token-hash", userId: user.id!, csrfToken: "csrf", patientModeFor: people.patient,
+                                  modeling: true, createdAt: now, lastSeenAt: now.addingTimeInterval(5),
+                                  expiresAt: now.addingTimeInterval(3_600))
+            try session.insert(db)
+            let found = try #require(try Session.fetchOne(db, key: session.id))
+            #expect(found.id == session.id && found.tokenHash == "token-hash" && found.userId == user.id && found.csrfToken == "csrf")
+            #expect(found.patientModeFor == people.patient && found.modeling && found.createdAt == now)
+            #expect(found.lastSeenAt == now.addingTimeInterval(5) && found.expiresAt == now.addingTimeInterval(3_600))
+
+            try db.execute(sql: "UPDATE user SET createdAt = 'yesterday' WHERE id = ?", arguments: [user.id])
+            #expect(throws: (any Error).self) { try User.find(user.id!, db) }
+        }
+    }
+
     @Test func aLoginStartsASessionRotatesTheOldOneRehashesAndIsAudited() throws {
         let (queue, people) = try database()
         try queue.write { (db: Database) throws in

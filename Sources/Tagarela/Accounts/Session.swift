@@ -64,6 +64,21 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 }
 
+extension Session {
+    /// Read by column, not through `Decodable` (see `User.init(row:)`).
+    init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        tokenHash = try row.decode(forColumn: "tokenHash")
+        userId = try row.decode(forColumn: "userId")
+        csrfToken = try row.decode(forColumn: "csrfToken")
+        patientModeFor = try row.decode(forColumn: "patientModeFor")
+        modeling = try row.decode(forColumn: "modeling")
+        createdAt = try row.decode(forColumn: "createdAt")
+        lastSeenAt = try row.decode(forColumn: "lastSeenAt")
+        expiresAt = try row.decode(forColumn: "expiresAt")
+    }
+}
+
 /// How long sessions live.
 public struct SessionPolicy: Sendable {
     /// Staff (admin, clinician, trainer) are logged out after this long without a request.

@@ -77,6 +77,26 @@ struct User: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     }
 }
 
+extension User {
+    /// Read by column, not through `Decodable`: a session's user is read on every request whose session
+    /// is not in memory (the first request of each person after a start), and every list of people reads
+    /// many. A value of the wrong type throws, as decoding did.
+    init(row: Row) throws {
+        id = try row.decode(forColumn: "id")
+        username = try row.decode(forColumn: "username")
+        displayName = try row.decode(forColumn: "displayName")
+        role = try row.decode(forColumn: "role")
+        specialties = try row.decode(forColumn: "specialties")
+        locale = try row.decode(forColumn: "locale")
+        isActive = try row.decode(forColumn: "isActive")
+        passwordHash = try row.decode(forColumn: "passwordHash")
+        createdBy = try row.decode(forColumn: "createdBy")
+        createdAt = try row.decode(forColumn: "createdAt")
+        updatedAt = try row.decode(forColumn: "updatedAt")
+        passwordSetAt = try row.decode(forColumn: "passwordSetAt")
+    }
+}
+
 /// What a patient record holds beside the `User` row it extends (same id).
 struct Patient: Codable, Sendable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "patient"
