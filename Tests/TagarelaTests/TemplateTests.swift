@@ -27,6 +27,14 @@ import Testing
             == "Hola &amp; &lt;benvinguda&gt;|Hola &amp; &lt;benvinguda&gt;|{{{t.hi}}}|{{#t.hi}}s{{/t.hi}}|{{t.braces}}|{count} més|⟦missing⟧|{{tx.hi}}|{{name}}")
     }
 
+    @Test func constantsAreWrittenInEscapedAndOnlyAsPlainVariables() {
+        let translator = Translator(locale: .en, texts: ["hi": "Hi"])
+        let constants = ["assets.css": "/css/app.css?v=a&b", "chrome.links.site": "/", "odd": "{{x}}"]
+        let template = "{{assets.css}}|{{ chrome.links.site }}|{{{assets.css}}}|{{#assets.css}}s{{/assets.css}}|{{assets.js}}|{{odd}}|{{t.hi}}|{{assets}}"
+        #expect(Templates.localize(template, translator, constants: constants)
+            == "/css/app.css?v=a&amp;b|/|{{{assets.css}}}|{{#assets.css}}s{{/assets.css}}|{{assets.js}}|{{odd}}|Hi|{{assets}}")
+    }
+
     @Test func aLocalizedLibraryRendersAsTheLookupDoes() async throws {
         let app = try await TestApp().app
         struct Model: Sendable, Encodable { let code: Int; let message: String }

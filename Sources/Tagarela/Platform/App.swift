@@ -101,21 +101,23 @@ public final class App: Responder {
         try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
-        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
-                                                 catalogues: catalogues)
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
+        let assets = Assets(staticFiles)
+        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
+                                                 catalogues: catalogues,
+                                                 constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 })
 
         let router = makeRouter()
 
         let app = App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
-                      staticFiles: staticFiles, router: router, logger: logger, clock: clock,
+                      staticFiles: staticFiles, assets: assets, router: router, logger: logger, clock: clock,
                       pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
         app.cache.observe(database)
         return app
     }
 
     init(configuration: AppConfiguration, database: DatabasePool, templates: Templates, catalogues: Catalogues,
-         staticFiles: StaticFiles, router: Router<Route>, logger: Logger, clock: @escaping @Sendable () -> Date,
+         staticFiles: StaticFiles, assets: Assets, router: Router<Route>, logger: Logger, clock: @escaping @Sendable () -> Date,
          pictograms: PictogramLibrary) {
         self.configuration = configuration
         self.database = database
@@ -125,19 +127,7 @@ public final class App: Responder {
         self.router = router
         self.logger = logger
         self.clock = clock
-        self.assets = Assets(stylesheet: staticFiles.url(for: "/css/app.css"),
-                             boardStylesheet: staticFiles.url(for: "/css/board.css"),
-                             symbolScript: staticFiles.url(for: "/js/symbol-play.js"),
-                             icon: staticFiles.url(for: "/img/icon.svg"),
-                             evaluationScript: staticFiles.url(for: "/js/evaluation-form.js"),
-                             playerScript: staticFiles.url(for: "/js/board-player.js"),
-                             recorderScript: staticFiles.url(for: "/js/recorder.js"),
-                             timerScript: staticFiles.url(for: "/js/timer.js"),
-                             sentenceScript: staticFiles.url(for: "/js/sentence-player.js"),
-                             pwaScript: staticFiles.url(for: "/js/pwa.js"),
-                             educatScript: staticFiles.url(for: "/js/educat/educat.js"),
-                             educatStylesheet: staticFiles.url(for: "/css/educat.css"),
-                             obfImportScript: staticFiles.url(for: "/js/obf-import.js"))
+        self.assets = assets
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Mustache
 
 public enum StartupError: Error, CustomStringConvertible {
@@ -18,14 +19,18 @@ public enum StartupError: Error, CustomStringConvertible {
 /// The Mustache templates, loaded once at start. A page that names a missing template
 /// fails at start, not in front of a user.
 ///
-/// Each language has its own copy of the library with its `{{t.key}}` texts already written in
-/// (`localize`): a text looked up while rendering climbs the whole context stack through
-/// swift-mustache's dynamic casts, and a sixth of all tags are texts, many of them inside lists.
+/// Each language has its own copy of the library with its `{{t.key}}` texts and the names that are the
+/// same on every page (`constants`: the assets' fingerprinted URLs, the layout's links) already written
+/// in (`localize`): a name looked up while rendering is split at its dots and climbs the whole context
+/// stack through swift-mustache's dynamic casts, and a sixth of all tags are texts, many of them inside
+/// lists.
 public struct Templates: Sendable {
     private let library: MustacheLibrary
     private let localized: [AppLocale: MustacheLibrary]
 
-    public static func load(from directory: String, required: [String], catalogues: Catalogues? = nil) async throws -> Templates {
+    /// `constants` maps a tag's name (`assets.stylesheet`) to the text every page prints for it.
+    public static func load(from directory: String, required: [String], catalogues: Catalogues? = nil,
+                            constants: [String: String] = [:]) async throws -> Templates {
         let texts = try readTemplates(from: directory)
         let library = try MustacheLibrary(templates: parse(texts))
         let missing = required.filter { library.getTemplate(named: $0) == nil }
@@ -34,7 +39,8 @@ public struct Templates: Sendable {
         if let catalogues {
             for locale in AppLocale.allCases {
                 let translator = catalogues.translator(for: locale)
-                localized[locale] = try MustacheLibrary(templates: parse(texts.mapValues { localize($0.text, translator) }, files: texts))
+                localized[locale] = try MustacheLibrary(templates: parse(texts.mapValues { localize($0.text, translator, constants: constants) },
+                                                                          files: texts))
             }
         }
         return Templates(library: library, localized: localized)
@@ -71,23 +77,28 @@ public struct Templates: Sendable {
         return templates
     }
 
-    // `{{t.key}}`, not `{{{t.key}}}` nor a section.
-    private static let textTag = try! NSRegularExpression(
-        pattern: #"(?<!\{)\{\{\s*t\.([A-Za-z0-9_]+)\s*\}\}(?!\})"#)
+    // `{{name}}`, not `{{{name}}}` nor a section.
+    private static let variableTag = try! NSRegularExpression(
+        pattern: #"(?<!\{)\{\{\s*([A-Za-z0-9_.]+)\s*\}\}(?!\})"#)
 
-    /// `template` with every `{{t.key}}` replaced by its text in `translator`'s language, escaped as the
-    /// renderer escapes it, so it prints what the lookup printed. A text that holds `{{` or `}}` is left
-    /// to the lookup: written in, it would become a tag.
-    static func localize(_ template: String, _ translator: Translator) -> String {
+    /// `template` with every `{{t.key}}` replaced by its text in `translator`'s language and every tag
+    /// named in `constants` by its value, escaped as the renderer escapes them, so it prints what the
+    /// lookup printed. A text that holds `{{` or `}}` is left to the lookup: written in, it would become a
+    /// tag. Any other tag is left as it is.
+    static func localize(_ template: String, _ translator: Translator, constants: [String: String] = [:]) -> String {
         let source = template as NSString
         var result = ""
         result.reserveCapacity(template.utf8.count)
         var last = 0
-        for match in textTag.matches(in: template, range: NSRange(location: 0, length: source.length)) {
-            let text = translator[source.substring(with: match.range(at: 1))]
-            guard !text.contains("{{"), !text.contains("}}") else { continue }
+        for match in variableTag.matches(in: template, range: NSRange(location: 0, length: source.length)) {
+            let name = source.substring(with: match.range(at: 1))
+            let value: String
+            if let key = name.textKey { value = translator[key] }
+            else if let constant = constants[name] { value = constant }
+            else { continue }
+            guard !value.contains("{{"), !value.contains("}}") else { continue }
             result += source.substring(with: NSRange(location: last, length: match.range.location - last))
-            result += HTML.escape(text)
+            result += HTML.escape(value)
             last = match.range.location + match.range.length
         }
         result += source.substring(from: last)
@@ -101,6 +112,15 @@ public struct Templates: Sendable {
             preconditionFailure("template \(name) is checked at start")
         }
         return html
+    }
+}
+
+private extension String {
+    /// `key` of a `t.key` tag: the catalogue's keys have no dots.
+    var textKey: String? {
+        guard hasPrefix("t.") else { return nil }
+        let key = dropFirst(2)
+        return key.isEmpty || key.contains(".") ? nil : String(key)
     }
 }
 
@@ -185,25 +205,21 @@ struct PageChrome: Sendable, MustacheParent {
 
     /// The layout's own links, printed once from their routes.
     struct Links: Sendable, MustacheParent {
-        let site = SiteEndpoints.home.path()
-        let about = SiteEndpoints.about.path()
-        let login = AccountsEndpoints.showLogin.path()
-        let logout = AccountsEndpoints.logOut.path()
-        let account = AccountsEndpoints.showAccount.path()
-        let patientModeExit = AccountsEndpoints.showPatientModeExit.path()
-        let manifest = OfflineEndpoints.manifest.path()
+        static let paths = [
+            "site": SiteEndpoints.home.path(),
+            "about": SiteEndpoints.about.path(),
+            "login": AccountsEndpoints.showLogin.path(),
+            "logout": AccountsEndpoints.logOut.path(),
+            "account": AccountsEndpoints.showAccount.path(),
+            "patientModeExit": AccountsEndpoints.showPatientModeExit.path(),
+            "manifest": OfflineEndpoints.manifest.path(),
+        ]
 
-        func child(named name: String) -> Any? {
-            switch name {
-            case "site": MustacheText(site)
-            case "about": MustacheText(about)
-            case "login": MustacheText(login)
-            case "logout": MustacheText(logout)
-            case "account": MustacheText(account)
-            case "patientModeExit": MustacheText(patientModeExit)
-            case "manifest": MustacheText(manifest)
-            default: nil
-            }
+        func child(named name: String) -> Any? { Self.paths[name].map(MustacheText.init) }
+
+        /// `chrome.links.name` → path, for `Templates.load` to write into the templates.
+        static var templateConstants: [String: String] {
+            Dictionary(uniqueKeysWithValues: paths.map { ("chrome.links." + $0.key, $0.value) })
         }
     }
 
@@ -247,23 +263,19 @@ struct Assets: Sendable, MustacheParent {
     /// Imported by the player scripts: ES modules import by plain URL, so these are not fingerprinted.
     static let importedModules = ["/js/access.js", "/js/event-queue.js", "/js/board-fit.js"]
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "stylesheet": MustacheText(stylesheet)
-        case "boardStylesheet": MustacheText(boardStylesheet)
-        case "symbolScript": MustacheText(symbolScript)
-        case "icon": MustacheText(icon)
-        case "evaluationScript": MustacheText(evaluationScript)
-        case "playerScript": MustacheText(playerScript)
-        case "recorderScript": MustacheText(recorderScript)
-        case "timerScript": MustacheText(timerScript)
-        case "sentenceScript": MustacheText(sentenceScript)
-        case "pwaScript": MustacheText(pwaScript)
-        case "educatScript": MustacheText(educatScript)
-        case "educatStylesheet": MustacheText(educatStylesheet)
-        case "obfImportScript": MustacheText(obfImportScript)
-        default: nil
-        }
+    func child(named name: String) -> Any? { Self.byName[name].map { MustacheText(self[keyPath: $0]) } }
+
+    /// Each asset by the name templates give it (`{{assets.stylesheet}}`).
+    static let byName: [String: KeyPath<Assets, String> & Sendable] = [
+        "stylesheet": \.stylesheet, "boardStylesheet": \.boardStylesheet, "symbolScript": \.symbolScript, "icon": \.icon,
+        "evaluationScript": \.evaluationScript, "playerScript": \.playerScript, "recorderScript": \.recorderScript,
+        "timerScript": \.timerScript, "sentenceScript": \.sentenceScript, "pwaScript": \.pwaScript,
+        "educatScript": \.educatScript, "educatStylesheet": \.educatStylesheet, "obfImportScript": \.obfImportScript,
+    ]
+
+    /// `assets.name` → URL, for `Templates.load` to write into the templates.
+    var templateConstants: [String: String] {
+        Dictionary(uniqueKeysWithValues: Self.byName.map { ("assets." + $0.key, self[keyPath: $0.value]) })
     }
 
     let stylesheet: String
@@ -280,6 +292,25 @@ struct Assets: Sendable, MustacheParent {
     let educatScript: String
     let educatStylesheet: String
     let obfImportScript: String
+}
+
+extension Assets {
+    /// The assets' URLs as `files` serves them.
+    init(_ files: StaticFiles) {
+        self.init(stylesheet: files.url(for: "/css/app.css"),
+                  boardStylesheet: files.url(for: "/css/board.css"),
+                  symbolScript: files.url(for: "/js/symbol-play.js"),
+                  icon: files.url(for: "/img/icon.svg"),
+                  evaluationScript: files.url(for: "/js/evaluation-form.js"),
+                  playerScript: files.url(for: "/js/board-player.js"),
+                  recorderScript: files.url(for: "/js/recorder.js"),
+                  timerScript: files.url(for: "/js/timer.js"),
+                  sentenceScript: files.url(for: "/js/sentence-player.js"),
+                  pwaScript: files.url(for: "/js/pwa.js"),
+                  educatScript: files.url(for: "/js/educat/educat.js"),
+                  educatStylesheet: files.url(for: "/css/educat.css"),
+                  obfImportScript: files.url(for: "/js/obf-import.js"))
+    }
 }
 
 /// HTML escaping for every `{{value}}` of the templates: the same five characters as the library's own
