@@ -133,7 +133,6 @@ import Testing
         let page = try bruno.get("/play/\(board.id!)")
         print("board 'Meu dia' first shown (its form clips made if missing) in \(ContinuousClock.now - started)")
         #expect(page.status == 200)
-        let quero = BoardWords.Clip(text: "quero", voice: "pt-br")
         let cell = try #require(page.text.split(separator: "\n").first { $0.contains(#"data-label="querer""#) }, "the cell of 'querer'")
         #expect(cell.contains("data-word=") && cell.contains("quero") && cell.contains(SpeechAudio.fileName(text: "quero", voice: "pt-br")),
                 "the cell of 'querer' carries 'quero' and its clip")

@@ -72,4 +72,22 @@ import Testing
         }
         for grid in grids { Self.expectAnswersEveryProperty(grid.renderingCells { $0.label }) }
     }
+
+    /// A usage row is rendered alone (`renderPieceHTML`), without the page's context: it must print what
+    /// it printed inside it, with and without its badge, escaped, in every language.
+    @Test func aUsageRowRendersAloneAsInsideThePage() async throws {
+        let test = try await TestApp(seedDemo: false)
+        let rows = [UsagePage.Row(when: "02/11 10:15", plan: "Casa & <escola>", symbol: "\"água\"", assisted: "Bruno's"),
+                    UsagePage.Row(when: "1", plan: "p", symbol: "s", assisted: "a", kind: "Modelagem <m>")]
+        for locale in AppLocale.allCases {
+            let context = RequestContext(request: Request(method: .get, path: "/"), app: test.app, signedIn: nil, actor: nil,
+                                         locale: locale, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
+            for row in rows {
+                let alone = context.renderPieceHTML("aac/usage-row", row)
+                #expect(alone == context.renderFragmentHTML("aac/usage-row", row))
+                #expect(alone.contains(HTML.escape(row.plan)) && alone.contains(HTML.escape(row.symbol)))
+                #expect(alone.contains("badge") == (row.kind != nil))
+            }
+        }
+    }
 }

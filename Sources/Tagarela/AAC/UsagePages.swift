@@ -93,7 +93,7 @@ struct UsagePage: PageModel {
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map { tap in
             RenderedRow(html: context.usageRows.value(for: Self.rowKey(tap, locale: context.locale)) {
-                context.renderFragmentHTML("aac/usage-row", Row(
+                context.renderPieceHTML("aac/usage-row", Row(
                     when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—",
                     assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil))
             })
