@@ -88,7 +88,7 @@ import Testing
         // An operator's sqlite3, or the CLI: a connection the server's observation does not see.
         let operatorConnection = try DatabaseQueue(path: test.app.configuration.databasePath)
         try await operatorConnection.write { try $0.execute(sql: "UPDATE user SET isActive = 0 WHERE username = 'bruno'") }
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)  // the watch looks every second; the suite can be slow
         var status = 200
         while status == 200, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
@@ -104,7 +104,9 @@ import Testing
         let path = directory.appendingPathComponent("db.sqlite").path
         let pool = try DatabasePool(path: path)
         try await pool.write { try $0.execute(sql: "CREATE TABLE note (body TEXT)") }
-        let cache = ReadCache(otherWritersCheck: .milliseconds(20))
+        // A lifetime longer than the whole suite: with every test running at once on two cores, this one
+        // once waited minutes between its store and its check, and the page had simply expired.
+        let cache = ReadCache(lifetime: .seconds(3_600), otherWritersCheck: .milliseconds(20))
         cache.observe(pool)
         cache.store(page: .text("page"), for: "key", generation: cache.generation)
         for _ in 0..<5 {  // the server's own writes to a table no page reads
