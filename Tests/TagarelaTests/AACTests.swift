@@ -263,6 +263,31 @@ import Testing
         #expect(try bruno.get("/play/\(board.id!)").text.contains(#"data-label="mãe""#), "a renamed symbol shows at once")
     }
 
+    @Test func aRenamedBoardAndTheBoardAFolderOpensShowAtTheNextLoad() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        #expect(try ana.post("/patients/\(carla)/plans", [("name", "Parque"), ("type", "board"), ("rows", "2"), ("columns", "3"),
+                                                          ("tutorId", "\(try test.id(of: "bruno"))")]).status == 303)
+        let park = try plan(test, patient: "Carla Costa", named: "Parque")
+        let folder = try plan(test, patient: "Carla Costa", named: "Coisas e comidas")
+        #expect(try ana.post("/plans/\(park.id!)/cells/0", [("link", "\(folder.id!)")]).status == 303)
+        let bruno = try test.browser(loggedInAs: "bruno")
+        _ = try bruno.post("/patients/\(carla)/patient-mode", [("plan", "\(park.id!)")])
+        let before = try bruno.get("/play/\(park.id!)").text
+        #expect(before.contains(#"aria-label="Parque""#))
+        #expect(before.contains(">Coisas e comidas</span>"), "a folder without a picture shows its board's name")
+        // No page renames a board yet: an import or an operator's sqlite3 can.
+        try test.write { db in
+            try db.execute(sql: "UPDATE plan SET name = 'No parque' WHERE id = ?", arguments: [park.id])
+            try db.execute(sql: "UPDATE plan SET name = 'Comidas' WHERE id = ?", arguments: [folder.id])
+        }
+        let after = try bruno.get("/play/\(park.id!)").text
+        #expect(after.contains(#"aria-label="No parque""#), "the grid's label is the board's new name, not a kept grid's")
+        #expect(after.contains(">Comidas</span>"))
+        #expect(!after.contains("Coisas e comidas"))
+    }
+
     @Test func aNewGridUsesTheCellsAlreadyRenderedForAnotherBoard() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

@@ -41,7 +41,8 @@ enum PlayerQueries {
     struct Board: Sendable {
         let plan: Plan
         let trail: BoardTrail
-        /// Names the grid's rendering: its cells and its symbols' latest change (see `FragmentCache`).
+        /// Names the grid's rendering: the board, its size, its grid's version (`GridVersions`) and the
+        /// language (see `FragmentCache`).
         let gridKey: String
         /// The grid as rendered before, if it was.
         let grid: String?
@@ -70,15 +71,9 @@ enum PlayerQueries {
         }
         let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
             .filter(keys: asked).filter(Column("patientId") == plan.patientId)))
-        // The grid is the same for every request until its cells or one of its symbols change: the key
-        // holds the cells themselves and the symbols' latest change, so a stale grid is never asked for.
-        let version = try String.fetchOne(db, SQLRequest<String>(sql: """
-            SELECT group_concat(c.position || ':' || coalesce(c.symbolId, '') || ':' || coalesce(c.linkPlanId, '')
-                                || ':' || coalesce(c.backgroundColour, '') || ':' || coalesce(c.borderColour, ''), ',')
-                   || '|' || coalesce(max(s.updatedAt), '')
-            FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId WHERE c.planId = ?
-            """, arguments: [plan.id], cached: true)) ?? ""
-        let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) \(version) \(locale.rawValue)"
+        // The grid is the same for every request until its version moves (`GridVersions`), so a stale grid
+        // is never asked for.
+        let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) v\(try GridVersions.version(planId: plan.id!, db)) \(locale.rawValue)"
         let grid = grids.cached(key)
         let screen = grid == nil ? try BoardScreen.fetch(plan, db) : nil
         return .board(Board(plan: plan, trail: BoardTrail(boards: asked.filter(known.contains)), gridKey: key,

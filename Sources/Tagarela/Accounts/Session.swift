@@ -133,15 +133,24 @@ enum SessionStore {
     /// `touches` and not yet written counts as written.
     static func resolve(token: String, at now: Date, policy: SessionPolicy, touches: SessionTouches,
                         _ pool: DatabasePool) throws -> SignedIn? {
+        try resolve(token: token, at: now, policy: policy, touches: touches, pool, alsoReading: { _, _ in () })?.signedIn
+    }
+
+    /// The same, with what `alsoReading` reads for the session in the same read (who acts in it), so
+    /// that a session not kept in memory costs one read before the request's own, not two.
+    static func resolve<Extra>(token: String, at now: Date, policy: SessionPolicy, touches: SessionTouches, _ pool: DatabasePool,
+                               alsoReading extra: (SignedIn, Database) throws -> Extra) throws -> (signedIn: SignedIn, extra: Extra)? {
         let hash = Token.hash(token)
-        let read = try pool.read { db -> SignedIn? in
+        let read = try pool.read { db -> (SignedIn, Extra)? in
             guard let session = try Session.fetchOne(db, SQLRequest<Session>(
                       sql: "SELECT * FROM session WHERE tokenHash = ?", arguments: [hash], cached: true)),
                   let user = try User.find(session.userId, db)
             else { return nil }
-            return SignedIn(session: session, user: user)
+            let signedIn = SignedIn(session: session, user: user)
+            return (signedIn, try extra(signedIn, db))
         }
-        guard var found = read else { return nil }
+        guard let (read, extra) = read else { return nil }
+        var found = read
         if let noted = touches.latest(found.session.id!), noted > found.session.lastSeenAt {
             found = found.seen(at: noted)
         }
@@ -151,10 +160,10 @@ enum SessionStore {
             } catch where StorageFull.matches(error) {}  // refused all the same; deleted on a later sight
             return nil
         }
-        guard needsTouch(found, at: now, policy: policy) else { return found }
+        guard needsTouch(found, at: now, policy: policy) else { return (found, extra) }
         try touch(found, at: now, touches, pool)
         // What the session now says, so a cached copy does not note the same touch again.
-        return found.seen(at: now)
+        return (found.seen(at: now), extra)
     }
 
     /// Whether a session found earlier still counts at `now`. Pure.

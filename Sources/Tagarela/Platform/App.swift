@@ -274,20 +274,24 @@ public final class App: Responder {
             }
             return (cached.signedIn, cached.actor)
         }
-        guard let signedIn = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions, touches: sessionTouches,
-                                                      database)
+        guard let (signedIn, actor) = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions,
+                                                               touches: sessionTouches, database, alsoReading: { try Self.actor(in: $0, $1) })
         else { return nil }
-        var actor = Actor(user: signedIn.user)
-        if let patientId = signedIn.session.patientModeFor, let found = try database.read({ db in
-            try User.find(patientId, db).map { (patient: $0, display: try AccessSettings.display(patientId: patientId, db)) }
-        }) {
-            actor = Actor(user: found.patient, supervisorId: signedIn.user.id)
-            actor.display = found.display
-        } else if actor.role == .patient {
-            actor.display = try database.read { try AccessSettings.display(patientId: actor.userId, $0) }
-        }
         cache.store(session: signedIn, actor: actor, for: token, generation: generation)
         return (signedIn, actor)
+    }
+
+    /// Who acts in a session: its user, or in patient mode the patient with the tutor supervising; a
+    /// patient with their display settings. Read with the session (`SessionStore.resolve`).
+    private static func actor(in signedIn: SignedIn, _ db: Database) throws -> Actor {
+        var actor = Actor(user: signedIn.user)
+        if let patientId = signedIn.session.patientModeFor, let patient = try User.find(patientId, db) {
+            actor = Actor(user: patient, supervisorId: signedIn.user.id)
+            actor.display = try AccessSettings.display(patientId: patientId, db)
+        } else if actor.role == .patient {
+            actor.display = try AccessSettings.display(patientId: actor.userId, db)
+        }
+        return actor
     }
 
     /// Calls a handler, turning what it throws into the matching error page. The one place that

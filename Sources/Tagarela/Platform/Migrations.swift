@@ -31,6 +31,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 records: tutor notes counted from an index", migrate: RecordVisits.v2TutorNotes)
         migrator.registerMigration("2026-11 records: changes counted per patient", migrate: PatientChanges.v1)
         migrator.registerMigration("2026-11 capacity: taps per day in all, first use of each symbol", migrate: TapDays.v3DayTotalsAndFirstUse)
+        migrator.registerMigration("2026-11 boards: a version per grid, kept by triggers", migrate: GridVersions.v1)
         return migrator
     }
 }
