@@ -130,14 +130,9 @@ enum SessionStore {
 
     /// The live session for a cookie token, or nil when it is unknown, idle too long, past its
     /// lifetime, or its user was deactivated. Expired sessions are deleted on sight. A touch noted in
-    /// `touches` and not yet written counts as written.
-    static func resolve(token: String, at now: Date, policy: SessionPolicy, touches: SessionTouches,
-                        _ pool: DatabasePool) throws -> SignedIn? {
-        try resolve(token: token, at: now, policy: policy, touches: touches, pool, alsoReading: { _, _ in () })?.signedIn
-    }
-
-    /// The same, with what `alsoReading` reads for the session in the same read (who acts in it), so
-    /// that a session not kept in memory costs one read before the request's own, not two.
+    /// `touches` and not yet written counts as written. `alsoReading` reads what the caller needs with
+    /// the session (who acts in it) in the same read, so that a session not kept in memory costs one
+    /// read before the request's own, not two.
     static func resolve<Extra>(token: String, at now: Date, policy: SessionPolicy, touches: SessionTouches, _ pool: DatabasePool,
                                alsoReading extra: (SignedIn, Database) throws -> Extra) throws -> (signedIn: SignedIn, extra: Extra)? {
         let hash = Token.hash(token)
@@ -149,8 +144,8 @@ enum SessionStore {
             let signedIn = SignedIn(session: session, user: user)
             return (signedIn, try extra(signedIn, db))
         }
-        guard let (read, extra) = read else { return nil }
-        var found = read
+        guard let (signedIn, extra) = read else { return nil }
+        var found = signedIn
         if let noted = touches.latest(found.session.id!), noted > found.session.lastSeenAt {
             found = found.seen(at: noted)
         }
