@@ -54,6 +54,7 @@ import Testing
         for item in usage.top { Self.expectAnswersEveryProperty(item) }
         for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
         for item in usage.plans { Self.expectAnswersEveryProperty(item) }
+        Self.expectAnswersEveryProperty(FoodChoices([FoodOption(id: 1, name: "Arroz", unit: "colher")], chosen: "1"))
     }
 
     /// The board's grid and each of its cells, folders and empty cells among them, as the demo has them.

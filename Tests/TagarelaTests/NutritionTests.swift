@@ -167,6 +167,48 @@ import Testing
         #expect(refused.text.contains(#"id="quantity_0" name="quantity_0" inputmode="decimal" value="2""#))
     }
 
+    /// The catalogue is rendered once per chosen food and shared by the lines that chose it: each line
+    /// must still show its own food, and only its own, on the edit form and on a refused form.
+    @Test func everyLineOfThePrescriptionFormShowsItsOwnFood() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let elisa = try test.id(of: "elisa")
+        let (rice, beans, foodCount) = try test.read { db in
+            (try Food.filter(Column("key") == "arroz-branco-cozido").fetchOne(db)!.id!,
+             try Food.filter(Column("key") == "feijao-carioca-cozido").fetchOne(db)!.id!, try Food.fetchCount(db))
+        }
+        func selects(_ html: String) -> [String] {
+            html.components(separatedBy: "<select id=\"food_").dropFirst().map { $0.components(separatedBy: "</select>")[0] }
+        }
+        func chosen(_ select: String) -> [String] {
+            select.components(separatedBy: "<option value=\"").dropFirst().filter { $0.contains("\" selected>") }
+                .map { String($0.prefix { $0 != "\"" }) }
+        }
+        let refused = try nadia.post("/patients/\(elisa)/meals", [
+            ("type", "lunch"), ("date", "2026-11-20"), ("time", "25:00"),
+            ("food_0", "\(rice)"), ("quantity_0", "2"), ("unit_0", "household"),
+            ("food_1", "\(beans)"), ("quantity_1", "1"), ("unit_1", "household"),
+            ("food_2", "\(rice)"), ("quantity_2", "100"), ("unit_2", "gram"),
+        ])
+        #expect(refused.status == 422)
+        let refusedLines = selects(refused.text)
+        #expect(refusedLines.count == 6)
+        #expect(refusedLines.map(chosen) == [["\(rice)"], ["\(beans)"], ["\(rice)"], [], [], []])
+        for line in refusedLines {
+            #expect(line.components(separatedBy: "<option").count - 1 == foodCount + 1, "every food, and the empty choice")
+        }
+
+        let meal = try #require(try queue(test, elisa).last)
+        let saved = try lines(test, meal.id!)
+        #expect(saved.count >= 2)
+        let edit = try nadia.get("/patients/\(elisa)/meals/\(meal.id!)/edit")
+        #expect(edit.status == 200)
+        let editLines = selects(edit.text)
+        #expect(editLines.count >= saved.count + 2, "two empty lines to add foods")
+        #expect(Array(editLines.map(chosen).prefix(saved.count)) == saved.map { ["\($0.foodId)"] })
+        #expect(editLines.dropFirst(saved.count).allSatisfy { chosen($0).isEmpty })
+    }
+
     @Test func answeredMealsCannotBeEditedPendingOnesCanBeWithdrawn() async throws {
         let test = try await TestApp()
         let nadia = try test.browser(loggedInAs: "nadia")

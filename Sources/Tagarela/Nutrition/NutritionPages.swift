@@ -1,5 +1,14 @@
 import Foundation
 
+/// The food catalogue as one line's choices (`nutrition/food-options`).
+struct FoodChoices: Sendable {
+    let options: [SelectOption]
+
+    init(_ foods: [FoodOption], chosen: String) {
+        options = foods.map { SelectOption(value: "\($0.id)", label: "\($0.name) (\($0.unit))", isSelected: "\($0.id)" == chosen) }
+    }
+}
+
 struct FoodOption: Sendable {
     let id: Int64
     let name: String
@@ -18,7 +27,8 @@ struct MealFormPage: PageModel {
     struct LineRow: PageModel {
         let index: Int
         let number: Int
-        let foods: [Option]
+        /// The catalogue's `<option>`s with this line's food selected (`nutrition/food-options`).
+        let foodOptions: String
         let quantity: String
         let units: [Option]
         let foodError: String?
@@ -35,8 +45,11 @@ struct MealFormPage: PageModel {
     let lines: [LineRow]
     let isNew: Bool
 
+    /// `renderFoodOptions` renders the catalogue as `<option>`s with one value selected: the form
+    /// repeats the catalogue on every line, and rendering it once per chosen food rather than once
+    /// per line made the new-meal form about four times cheaper (docs/decisions.md).
     init(patientId: Int64, patientName: String, action: String, form: FormState, foods: [FoodOption], lineCount: Int,
-         isNew: Bool, _ t: Translator) {
+         isNew: Bool, _ t: Translator, renderFoodOptions: (FoodChoices) -> String) {
         self.patientId = patientId
         self.patientName = patientName
         self.action = action
@@ -44,12 +57,14 @@ struct MealFormPage: PageModel {
         self.form = form
         self.isNew = isNew
         types = MealType.allCases.map { Option(value: $0.rawValue, label: t["meal_\($0.rawValue)"], isSelected: form["type"] == $0.rawValue) }
+        var optionsByChoice: [String: String] = [:]
         lines = (0..<min(lineCount, MealInput.maxLines)).map { index in
             let chosen = form["food_\(index)"]
             let unit = form["unit_\(index)"].isEmpty ? LineUnit.household.rawValue : form["unit_\(index)"]
+            let foodOptions = optionsByChoice[chosen] ?? renderFoodOptions(FoodChoices(foods, chosen: chosen))
+            optionsByChoice[chosen] = foodOptions
             return LineRow(
-                index: index, number: index + 1,
-                foods: foods.map { Option(value: "\($0.id)", label: "\($0.name) (\($0.unit))", isSelected: "\($0.id)" == chosen) },
+                index: index, number: index + 1, foodOptions: foodOptions,
                 quantity: form["quantity_\(index)"],
                 units: LineUnit.allCases.map { Option(value: $0.rawValue, label: t["line_unit_\($0.rawValue)"], isSelected: $0.rawValue == unit) },
                 foodError: form.errors["food_\(index)"], quantityError: form.errors["quantity_\(index)"])

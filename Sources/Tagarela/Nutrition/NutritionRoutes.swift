@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The nutritionist's side: prescribe meals, copy a day, review answers and adherence, the food catalogue.
 enum NutritionRoutes {
-    static let templates = ["nutrition/review", "nutrition/plan", "nutrition/meal-form", "nutrition/foods"]
+    static let templates = ["nutrition/review", "nutrition/plan", "nutrition/meal-form", "nutrition/food-options", "nutrition/foods"]
 
     static func add(to router: inout Router<Route>) {
         router.read(NutritionEndpoints.review, review)
@@ -82,7 +82,7 @@ enum NutritionRoutes {
                             action: mealId.map { NutritionEndpoints.updateMeal.path(patientId, $0) }
                                 ?? NutritionEndpoints.createMeal.path(patientId),
                             form: form, foods: FoodOption.list(data.foods, context), lineCount: lineCount, isNew: mealId == nil,
-                            context.t)
+                            context.t, renderFoodOptions: { context.renderPieceHTML("nutrition/food-options", $0) })
     }
 
     @Sendable static func newMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
