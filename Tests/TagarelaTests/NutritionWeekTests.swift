@@ -255,6 +255,35 @@ import Testing
         #expect(Self.occurrences(#"<div class="plan-meal">"#, in: plan.text) == ownMeals, "only her own meals")
     }
 
+    /// Each meal of the week is rendered on its own and kept (`RequestContext.piece`): a meal answered
+    /// since the last load shows its answer, and a second session's withdraw forms carry its own token,
+    /// never the first one's.
+    @Test func aKeptMealShowsItsAnswerAtTheNextLoadAndEachSessionItsOwnToken() async throws {
+        let test = try await TestApp()
+        let elisaId = try test.id(of: "elisa")
+        let meal = try #require(try test.read { try Meal.queue(of: elisaId).fetchOne($0) })
+        let week = "/patients/\(elisaId)/nutrition?week=\(NutritionWeek.monday(of: meal.date)!)"
+        func tokens(_ html: String) -> Set<String> {
+            Set(html.components(separatedBy: #"name="_csrf" value=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        }
+        let first = try test.browser(loggedInAs: "nadia"), second = try test.browser(loggedInAs: "nadia")
+        let before = try first.get(week)
+        #expect(before.text.contains(#"action="/patients/\#(elisaId)/meals/\#(meal.id!)/withdraw""#))
+        #expect(test.app.pieces.count > 0, "the meals were kept")
+        let again = try first.get(week)
+        #expect(again.text == before.text, "the same week from the kept meals")
+        let firstTokens = tokens(before.text), secondPage = try second.get(week)
+        #expect(firstTokens.count == 1 && tokens(secondPage.text).count == 1, "one token on every form of the page")
+        #expect(tokens(secondPage.text) != firstTokens, "the second session's own")
+
+        #expect(try test.browser(loggedInAs: "elisa").post("/meals/\(meal.id!)/answer", [
+            ("followed", "0"), ("version", "\(meal.version)"), ("reason", "Festa"), ("instead", "Bolo"), ("eaten", "50"),
+        ]).status == 303)
+        let after = try first.get(week)
+        #expect(!after.text.contains(#"action="/patients/\#(elisaId)/meals/\#(meal.id!)/withdraw""#), "answered: nothing to withdraw")
+        #expect(after.text.contains("Comeu metade do plano"), "the meal's estimate, in its details")
+    }
+
     @Test func anEstimateIsAnsweredOnceAndReachesTheNutritionistsWeek() async throws {
         let test = try await TestApp()
         let elisaId = try test.id(of: "elisa")

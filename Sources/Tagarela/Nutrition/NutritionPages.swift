@@ -113,8 +113,15 @@ struct ReviewPage: PageModel {
         let label: String
     }
 
+    /// A meal in its cell, with its details folded (`nutrition/week-meal`, a `Piece` of the page).
     struct CellMeal: PageModel {
-        let meal: MealView
+        struct Line: PageModel {
+            let name: String
+            let prescribed: String
+            let consumed: String?
+            let isDeviation: Bool
+        }
+
         let statusClass: String
         let mark: String
         /// The status in words, as the legend says it (overdue, to come…).
@@ -124,11 +131,48 @@ struct ReviewPage: PageModel {
         let customTitle: String?
         let planned: String
         let eaten: String?
+        let title: String
+        let when: String
+        let lines: [Line]
+        let macros: String
+        let reason: String?
+        let eatenInstead: String?
+        let estimate: String?
+        let hunger: String?
+        let photoURL: String?
+        /// A pending meal's actions.
+        let editURL: String?
+        let withdrawURL: String?
+        let csrf: String
+
+        init(_ view: MealView, statusClass: String, mark: String, statusText: String, time: String, customTitle: String?,
+             planned: String, eaten: String?, csrf: String) {
+            self.statusClass = statusClass
+            self.mark = mark
+            self.statusText = statusText
+            self.time = time
+            self.customTitle = customTitle
+            self.planned = planned
+            self.eaten = eaten
+            title = view.title
+            when = view.when
+            lines = view.lines.map { Line(name: $0.name, prescribed: $0.prescribed, consumed: $0.consumed, isDeviation: $0.isDeviation) }
+            macros = view.macros
+            reason = view.reason
+            eatenInstead = view.eatenInstead
+            estimate = view.estimate
+            hunger = view.hunger
+            photoURL = view.photoURL
+            editURL = view.editURL
+            withdrawURL = view.withdrawURL
+            self.csrf = csrf
+        }
     }
 
     struct Cell: PageModel {
         let label: String
-        let meals: [CellMeal]
+        /// `CellMeal`s, each rendered on its own.
+        let meals: [Piece]
         let isEmpty: Bool
     }
 
@@ -167,8 +211,6 @@ struct ReviewPage: PageModel {
     let columns: [Column]
     let days: [Day]
     let legend: [Legend]
-    /// Every meal of the week, in day and time order.
-    let meals: [MealView]
     let hasMeals: Bool
     let deviations: [DeviationRow]
     let weights: [WeightRow]
@@ -265,11 +307,10 @@ struct ReviewPage: PageModel {
             }
             return view
         }
-        meals = views
         hasMeals = !views.isEmpty
         let types = MealType.allCases.filter { type in data.screens.contains { $0.meal.mealType == type } }
         columns = types.map { Column(label: t["meal_\($0.rawValue)"]) }
-        let cellMeals = zip(data.screens, views).map { screen, view -> (String, MealType, CellMeal) in
+        let cellMeals = zip(data.screens, views).map { screen, view -> (String, MealType, Piece) in
             let meal = screen.meal
             let changed = view.lines.contains(where: \.isDeviation)
             let status = NutritionWeek.cellStatus(meal.mealStatus, date: meal.date, time: meal.time, quantityChanged: changed, now: now)
@@ -278,11 +319,11 @@ struct ReviewPage: PageModel {
                   ["kcal": format.decimal(nutrients.kcal, fractionDigits: 0)])
             } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
             return (meal.date, meal.mealType,
-                    CellMeal(meal: view, statusClass: status.rawValue, mark: status.mark,
-                             statusText: t["week_status_\(status.rawValue)"], time: meal.time,
-                             customTitle: meal.mealType == .custom ? view.title : nil,
-                             planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
-                             eaten: eaten))
+                    context.piece("nutrition/week-meal", CellMeal(
+                        view, statusClass: status.rawValue, mark: status.mark, statusText: t["week_status_\(status.rawValue)"],
+                        time: meal.time, customTitle: meal.mealType == .custom ? view.title : nil,
+                        planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
+                        eaten: eaten, csrf: context.csrfToken)))
         }
         let weekdays = (1...7).map { t["week_day_\($0)"] }
         days = NutritionWeek.days(from: monday).enumerated().map { index, day in

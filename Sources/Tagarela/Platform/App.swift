@@ -42,6 +42,9 @@ public final class App: Responder {
     /// Board cells, each rendered once for every grid that shows it (see `PlayerGrid`); 2 × 4 MB holds
     /// the symbols of 500 speech therapists' boards, each cell about 700 bytes with its key.
     let boardCells = FragmentCache(generationBytes: 4 << 20)
+    /// Pieces of pages (`RequestContext.piece`: a meal of the nutritionist's week), 2 × 2 MB, apart so
+    /// that a week opened does not push the children's boards out of `fragments`.
+    let pieces = FragmentCache(generationBytes: 2 << 20)
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
     /// Each clinician's worklist signals between loads; see `CaseloadSignals`.

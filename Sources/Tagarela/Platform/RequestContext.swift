@@ -84,6 +84,18 @@ public struct RequestContext: Sendable {
     func renderPieceHTML(_ template: String, _ model: some MustacheParent & Sendable) -> String {
         app.templates.render(template, model, in: locale)
     }
+    /// A piece of a page, as `renderPieceHTML` renders it, but rendered with the page: after the
+    /// request's database access, when the page's template prints its `{{{html}}}`. With its model as
+    /// its only context, a piece prints nothing but its template, its language and its model: it is
+    /// kept in `pieces` under those three, so one shown again is not rendered again.
+    func piece(_ template: String, _ model: some PageModel) -> Piece {
+        let templates = app.templates, pieces = app.pieces, locale = locale
+        return Piece {
+            let render = { templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale) }
+            guard let encoded = try? Piece.keyEncoder.encode(model) else { return render() }
+            return pieces.value(for: "\(template) \(locale.rawValue) " + String(decoding: encoded, as: UTF8.self), make: render)
+        }
+    }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
     var now: Date { app.clock() }
 
