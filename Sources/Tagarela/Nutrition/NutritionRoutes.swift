@@ -4,7 +4,8 @@ import HTTPServer
 
 /// The nutritionist's side: prescribe meals, copy a day, review answers and adherence, the food catalogue.
 enum NutritionRoutes {
-    static let templates = ["nutrition/review", "nutrition/plan", "nutrition/meal-form", "nutrition/food-options", "nutrition/week-meal", "nutrition/foods"]
+    static let templates = ["nutrition/review", "nutrition/week-meal", "nutrition/plan", "nutrition/meal-form",
+                            "nutrition/food-options", "nutrition/foods"]
 
     static func add(to router: inout Router<Route>) {
         router.read(NutritionEndpoints.review, review)
