@@ -282,6 +282,26 @@ import Testing
         let after = try first.get(week)
         #expect(!after.text.contains(#"action="/patients/\#(elisaId)/meals/\#(meal.id!)/withdraw""#), "answered: nothing to withdraw")
         #expect(after.text.contains("Comeu metade do plano"), "the meal's estimate, in its details")
+
+        // Another pending meal of the week, prescribed again meanwhile: its new time shows.
+        let other = try #require(try test.read { db in
+            try Meal.filter(Column("patientId") == elisaId && Column("status") == "pending" && Column("id") != meal.id
+                            && Column("date") >= NutritionWeek.monday(of: meal.date)! && Column("date") <= ISODate.adding(6, to: NutritionWeek.monday(of: meal.date)!))
+                .fetchOne(db)
+        })
+        let otherLines = try test.read { try MealLine.filter(Column("mealId") == other.id).order(Column("position")).fetchAll($0) }
+        var fields = [("type", other.type), ("customName", other.customName ?? ""), ("date", other.date), ("time", "06:05")]
+        for (index, line) in otherLines.enumerated() {
+            fields += [("food_\(index)", "\(line.foodId)"), ("quantity_\(index)", "\(line.quantity)"), ("unit_\(index)", line.unit)]
+        }
+        #expect(!after.text.contains(#"<span class="week-time">06:05</span>"#))
+        #expect(try first.post("/patients/\(elisaId)/meals/\(other.id!)", fields).status == 303)
+        #expect(try first.get(week).text.contains(#"<span class="week-time">06:05</span>"#), "the meal as prescribed now")
+
+        // The same meals in another language are rendered in it, not taken from the Portuguese ones.
+        #expect(try second.post("/account/language", [("locale", "es")]).status == 303)
+        let spanish = try second.get(week)
+        #expect(spanish.text.contains("Alimentos y respuesta") && !spanish.text.contains("Alimentos e resposta"))
     }
 
     @Test func anEstimateIsAnsweredOnceAndReachesTheNutritionistsWeek() async throws {

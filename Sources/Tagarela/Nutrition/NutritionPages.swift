@@ -115,13 +115,7 @@ struct ReviewPage: PageModel {
 
     /// A meal in its cell, with its details folded (`nutrition/week-meal`, a `Piece` of the page).
     struct CellMeal: PageModel {
-        struct Line: PageModel {
-            let name: String
-            let prescribed: String
-            let consumed: String?
-            let isDeviation: Bool
-        }
-
+        let meal: MealView
         let statusClass: String
         let mark: String
         /// The status in words, as the legend says it (overdue, to come…).
@@ -131,42 +125,8 @@ struct ReviewPage: PageModel {
         let customTitle: String?
         let planned: String
         let eaten: String?
-        let title: String
-        let when: String
-        let lines: [Line]
-        let macros: String
-        let reason: String?
-        let eatenInstead: String?
-        let estimate: String?
-        let hunger: String?
-        let photoURL: String?
-        /// A pending meal's actions.
-        let editURL: String?
-        let withdrawURL: String?
+        /// For a pending meal's withdraw form: a piece is rendered with its own model only.
         let csrf: String
-
-        init(_ view: MealView, statusClass: String, mark: String, statusText: String, time: String, customTitle: String?,
-             planned: String, eaten: String?, csrf: String) {
-            self.statusClass = statusClass
-            self.mark = mark
-            self.statusText = statusText
-            self.time = time
-            self.customTitle = customTitle
-            self.planned = planned
-            self.eaten = eaten
-            title = view.title
-            when = view.when
-            lines = view.lines.map { Line(name: $0.name, prescribed: $0.prescribed, consumed: $0.consumed, isDeviation: $0.isDeviation) }
-            macros = view.macros
-            reason = view.reason
-            eatenInstead = view.eatenInstead
-            estimate = view.estimate
-            hunger = view.hunger
-            photoURL = view.photoURL
-            editURL = view.editURL
-            withdrawURL = view.withdrawURL
-            self.csrf = csrf
-        }
     }
 
     struct Cell: PageModel {
@@ -320,7 +280,7 @@ struct ReviewPage: PageModel {
             } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
             return (meal.date, meal.mealType,
                     context.piece("nutrition/week-meal", CellMeal(
-                        view, statusClass: status.rawValue, mark: status.mark, statusText: t["week_status_\(status.rawValue)"],
+                        meal: view, statusClass: status.rawValue, mark: status.mark, statusText: t["week_status_\(status.rawValue)"],
                         time: meal.time, customTitle: meal.mealType == .custom ? view.title : nil,
                         planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
                         eaten: eaten, csrf: context.csrfToken)))
