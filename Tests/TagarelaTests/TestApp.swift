@@ -5,6 +5,7 @@ import HTTPTestSupport
 import Logging
 import Synchronization
 @testable import Tagarela
+import Testing
 
 /// A clock the tests move by hand.
 final class TestClock: Sendable {
@@ -42,6 +43,7 @@ final class TestApp {
         // Installed once by `make test` (scripts/install-pictograms); clips shared between tests.
         configuration.pictogramsDirectory = Self.repositoryRoot + "/.build/test-data/pictograms"
         configuration.audioDirectory = Self.repositoryRoot + "/.build/test-data/audio"
+        configuration.comparesTemplates = true
         configure(&configuration)
         let clock = TestClock(now)
         self.clock = clock
@@ -57,6 +59,11 @@ final class TestApp {
     }
 
     deinit {
+        // Every page a test rendered, rendered again by swift-mustache: the compiled templates print the same.
+        let differences = app.templates.differences
+        for difference in differences.prefix(5) {
+            Issue.record(Comment(rawValue: "\(differences.count) renders differ from swift-mustache's; one: \(difference)"))
+        }
         server.shutdown(gracePeriod: .seconds(1))
         try? FileManager.default.removeItem(atPath: dataDirectory)
     }

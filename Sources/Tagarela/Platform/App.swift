@@ -108,7 +108,8 @@ public final class App: Responder {
         let assets = Assets(staticFiles)
         let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
                                                  catalogues: catalogues,
-                                                 constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 })
+                                                 constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 },
+                                                 compare: configuration.comparesTemplates)
 
         let router = makeRouter()
 

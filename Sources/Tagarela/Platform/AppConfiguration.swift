@@ -21,6 +21,9 @@ public struct AppConfiguration: Sendable {
     /// Tests only: every routed answer carries `X-Tagarela-DB-Accesses` (the reads and writes its
     /// handler opened) and `X-Tagarela-DB-Nested` (nested accesses refused; see `DatabaseScope`).
     public var reportsDatabaseAccesses = false
+    /// Tests only: every template rendered is rendered again by swift-mustache and any difference is
+    /// kept in `Templates.differences` (see `CompiledTemplates`).
+    public var comparesTemplates = false
 
     public init(
         dataDirectory: String = "var",

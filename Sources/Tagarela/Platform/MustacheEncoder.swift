@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 import Synchronization
 
-/// Turns an `Encodable` page model into what swift-mustache reads without `Mirror`: a struct becomes a
+/// Turns an `Encodable` page model into what the templates read without `Mirror`: a struct becomes a
 /// `MustacheNode` (its fields by name), an array an `[Any]`, and a leaf stays the Swift value itself, so
 /// `{{x}}` prints what it printed through `Mirror` (`String(describing:)`). Reading a struct through
 /// `Mirror` demangles its field types on every lookup, and a lookup that misses (`t.…` inside a list)

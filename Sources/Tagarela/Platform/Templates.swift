@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Mustache
+import Synchronization
 
 public enum StartupError: Error, CustomStringConvertible {
     case missingTemplates([String])
@@ -19,31 +20,33 @@ public enum StartupError: Error, CustomStringConvertible {
 /// The Mustache templates, loaded once at start. A page that names a missing template
 /// fails at start, not in front of a user.
 ///
-/// Each language has its own copy of the library with its `{{t.key}}` texts and the names that are the
+/// Each language has its own copy of the templates with its `{{t.key}}` texts and the names that are the
 /// same on every page (`constants`: the assets' fingerprinted URLs, the layout's links) already written
-/// in (`localize`): a name looked up while rendering is split at its dots and climbs the whole context
-/// stack through swift-mustache's dynamic casts, and a sixth of all tags are texts, many of them inside
-/// lists.
+/// in (`localize`): a sixth of all tags are texts, many of them inside lists. swift-mustache parses them;
+/// `CompiledTemplates` renders them.
 public struct Templates: Sendable {
-    private let library: MustacheLibrary
-    private let localized: [AppLocale: MustacheLibrary]
+    private let templates: CompiledTemplates
+    private let localized: [AppLocale: CompiledTemplates]
+    /// swift-mustache's own rendering of the same templates, when every render is to be compared with it.
+    private let reference: Reference?
 
-    /// `constants` maps a tag's name (`assets.stylesheet`) to the text every page prints for it.
+    /// `constants` maps a tag's name (`assets.stylesheet`) to the text every page prints for it. With
+    /// `compare`, every render is done again by swift-mustache and any difference is kept (`differences`).
     public static func load(from directory: String, required: [String], catalogues: Catalogues? = nil,
-                            constants: [String: String] = [:]) async throws -> Templates {
+                            constants: [String: String] = [:], compare: Bool = false) async throws -> Templates {
         let texts = try readTemplates(from: directory)
-        let library = try MustacheLibrary(templates: parse(texts))
-        let missing = required.filter { library.getTemplate(named: $0) == nil }
+        let parsed = try parse(texts)
+        let missing = required.filter { parsed[$0] == nil }
         guard missing.isEmpty else { throw StartupError.missingTemplates(missing) }
-        var localized: [AppLocale: MustacheLibrary] = [:]
+        var localizedParses: [AppLocale: [String: MustacheTemplate]] = [:]
         if let catalogues {
             for locale in AppLocale.allCases {
                 let translator = catalogues.translator(for: locale)
-                localized[locale] = try MustacheLibrary(templates: parse(texts.mapValues { localize($0.text, translator, constants: constants) },
-                                                                          files: texts))
+                localizedParses[locale] = try parse(texts.mapValues { localize($0.text, translator, constants: constants) }, files: texts)
             }
         }
-        return Templates(library: library, localized: localized)
+        return Templates(templates: try CompiledTemplates(parsed), localized: try localizedParses.mapValues(CompiledTemplates.init),
+                         reference: compare ? Reference(parsed: parsed, localized: localizedParses) : nil)
     }
 
     /// Every `.mustache` file under `directory`, named by its path without the extension (`aac/usage`),
@@ -105,13 +108,45 @@ public struct Templates: Sendable {
         return result
     }
 
-    /// Renders `name` with its texts in `locale` when the library was loaded with the catalogues.
+    /// Renders `name` with its texts in `locale` when the templates were loaded with the catalogues.
     public func render(_ name: String, _ context: Any, in locale: AppLocale? = nil) -> String {
-        let library = locale.flatMap { localized[$0] } ?? library
-        guard let html = library.render(context, withTemplate: name) else {
+        let templates = locale.flatMap { localized[$0] } ?? templates
+        guard let html = templates.render(name, context) else {
             preconditionFailure("template \(name) is checked at start")
         }
+        reference?.compare(html, name, context, in: locale)
         return html
+    }
+
+    /// What swift-mustache rendered differently, since start, when loaded with `compare`: the template's
+    /// name and the two texts from the first byte where they part. Empty otherwise.
+    public var differences: [String] { reference?.differences.withLock { $0 } ?? [] }
+
+    /// swift-mustache's libraries of the same parses, to render every page again and compare.
+    private final class Reference: Sendable {
+        let library: MustacheLibrary
+        let localized: [AppLocale: MustacheLibrary]
+        let differences = Mutex<[String]>([])
+
+        init(parsed: [String: MustacheTemplate], localized: [AppLocale: [String: MustacheTemplate]]) {
+            library = MustacheLibrary(templates: parsed)
+            self.localized = localized.mapValues { MustacheLibrary(templates: $0) }
+        }
+
+        func compare(_ html: String, _ name: String, _ context: Any, in locale: AppLocale?) {
+            let library = locale.flatMap { localized[$0] } ?? library
+            guard let expected = library.render(context, withTemplate: name) else { return }
+            // `{{once}}` is a new key at every lookup: the two renders differ there by design.
+            let mine = Self.withoutOnceKeys(html), theirs = Self.withoutOnceKeys(expected)
+            guard mine != theirs else { return }
+            let common = zip(mine.utf8, theirs.utf8).prefix { $0 == $1 }.count
+            let around = { (text: String) in String(decoding: text.utf8.dropFirst(max(0, common - 80)).prefix(200), as: UTF8.self) }
+            differences.withLock { $0.append("\(name): compiled …\(around(mine))… swift-mustache …\(around(theirs))…") }
+        }
+
+        private static func withoutOnceKeys(_ html: String) -> String {
+            html.replacing(#/name="_once" value="[A-Za-z0-9_-]{43}"/#, with: #"name="_once" value="""#)
+        }
     }
 }
 
