@@ -119,7 +119,7 @@ public struct Templates: Sendable {
     }
 
     /// What swift-mustache rendered differently, since start, when loaded with `compare`: the template's
-    /// name and the two texts from the first byte where they part. Empty otherwise.
+    /// name and both texts around the first byte where they part. Empty otherwise.
     public var differences: [String] { reference?.differences.withLock { $0 } ?? [] }
 
     /// swift-mustache's libraries of the same parses, to render every page again and compare.
