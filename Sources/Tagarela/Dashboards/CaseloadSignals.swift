@@ -46,7 +46,7 @@ final class CaseloadSignals: Sendable {
     func readings(clinician: Int64, at moment: Moment, counts: [(patientId: Int64, seq: Int64)],
                   read: ([Int64]?) throws -> [Reading]) throws -> [Reading] {
         let key = String(clinician)
-        let kept = caseloads.withLock { $0.value(for: key, cost: \.readings.count) }
+        let kept = caseloads.withLock { $0.value(for: key) }
             .flatMap { $0.moment == moment ? $0.readings : nil } ?? [:]
         let stale = counts.filter { kept[$0.patientId]?.seq != $0.seq }.map(\.patientId)
         guard !stale.isEmpty else { return counts.map { kept[$0.patientId]!.reading } }

@@ -12,7 +12,7 @@ final class FragmentCache: Sendable {
     init(generationBytes: Int = 24 << 20) { pieces = Mutex(TwoGenerations(limit: generationBytes)) }
 
     func value(for key: String, make: () throws -> String) rethrows -> String {
-        if let found = pieces.withLock({ $0.value(for: key, cost: { Self.cost(key, $0) }) }) { return found }
+        if let found = pieces.withLock({ $0.value(for: key) }) { return found }
         let made = try make()
         pieces.withLock { $0.insert(made, for: key, cost: Self.cost(key, made)) }
         return made

@@ -121,7 +121,7 @@ final class ReadCache: Sendable {
     func session(for token: String) -> CachedSession? {
         let now = ContinuousClock.now
         return state.withLock { state in
-            guard let entry = state.sessions.value(for: token, cost: { _ in 1 }), entry.generation == state.generation,
+            guard let entry = state.sessions.value(for: token), entry.generation == state.generation,
                   now - entry.storedAt < lifetime else { return nil }
             return entry
         }
@@ -149,7 +149,7 @@ final class ReadCache: Sendable {
     func page(for key: String) -> Response? {
         let now = ContinuousClock.now
         return state.withLock { state in
-            guard let entry = state.pages.value(for: key, cost: Self.cost), entry.generation == state.generation,
+            guard let entry = state.pages.value(for: key), entry.generation == state.generation,
                   now - entry.storedAt < lifetime else { return nil }
             return entry.response
         }

@@ -8,36 +8,45 @@
 /// people and 5 000 boards cycled through room for 2 000, and every request read its session again.
 /// Not thread-safe: the caches hold it in a `Mutex`.
 struct TwoGenerations<Value> {
-    private var current: [String: Value] = [:]
+    /// A value with the cost it was stored at, so that replacing it gives that cost back: a worklist's
+    /// caseload of 500 stored again at every load counted 500 more each time, and turned the generations
+    /// over every second and a half at ten times the clinic, taking every small caseload with them.
+    private struct Entry {
+        var value: Value
+        let cost: Int
+    }
+
+    private var current: [String: Entry] = [:]
     private var currentCost = 0
-    private var previous: [String: Value] = [:]
+    private var previous: [String: Entry] = [:]
     /// The cost one generation may hold: a count when each value costs 1, bytes for pieces of text.
     let limit: Int
 
     init(limit: Int) { self.limit = limit }
 
     /// The value under `key`, kept in use.
-    mutating func value(for key: String, cost: (Value) -> Int) -> Value? {
-        if let value = current[key] { return value }
-        guard let value = previous.removeValue(forKey: key) else { return nil }
-        insert(value, for: key, cost: cost(value))
-        return value
+    mutating func value(for key: String) -> Value? {
+        if let entry = current[key] { return entry.value }
+        guard let entry = previous.removeValue(forKey: key) else { return nil }
+        insert(entry.value, for: key, cost: entry.cost)
+        return entry.value
     }
 
     mutating func insert(_ value: Value, for key: String, cost: Int) {
+        if let replaced = current.removeValue(forKey: key) { currentCost -= replaced.cost }
         if currentCost + cost > limit, !current.isEmpty {
             previous = current
             current = [:]
             currentCost = 0
         }
         previous.removeValue(forKey: key)
-        current[key] = value
+        current[key] = Entry(value: value, cost: cost)
         currentCost += cost
     }
 
-    /// Changes the value under `key` where it is, if it is held.
+    /// Changes the value under `key` where it is, if it is held; its cost stays what it was stored at.
     mutating func update(_ key: String, _ change: (inout Value) -> Void) {
-        if current[key] != nil { change(&current[key]!) } else if previous[key] != nil { change(&previous[key]!) }
+        if current[key] != nil { change(&current[key]!.value) } else if previous[key] != nil { change(&previous[key]!.value) }
     }
 
     mutating func removeAll() {
