@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 
 /// The threads that answer requests, taking them from one queue in the order they arrived.
@@ -19,11 +20,13 @@ final class RequestWorkers: @unchecked Sendable {
 
     // Unchecked: everything below but `writerLimit` is only touched with `condition` locked.
     private let condition = NSCondition()
-    private var waiting: [Job] = []
-    private var head = 0
+    /// Deques, so that a job taken is let go at once with what it holds (the request, its connection's
+    /// state). An array read from a moving head was emptied only when every job had been taken, which
+    /// under steady load is never: every request stayed in memory, about 2 MB a second at ten times
+    /// the clinic.
+    private var waiting: Deque<Job> = []
     /// Writes taken from `waiting` while `writerLimit` of them were running, oldest first.
-    private var asideWrites: [Job] = []
-    private var asideHead = 0
+    private var asideWrites: Deque<Job> = []
     private var writesRunning = 0
     private var stopping = false
     private let writerLimit: Int
@@ -65,12 +68,11 @@ final class RequestWorkers: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if writesRunning < writerLimit, asideHead < asideWrites.count {
+            if writesRunning < writerLimit, !asideWrites.isEmpty {
                 writesRunning += 1
-                return Self.take(from: &asideWrites, at: &asideHead)
+                return asideWrites.removeFirst()
             }
-            if head < waiting.count {
-                let job = Self.take(from: &waiting, at: &head)
+            if let job = waiting.popFirst() {
                 guard job.waitsForWriter else { return job }
                 if writesRunning < writerLimit {
                     writesRunning += 1
@@ -80,7 +82,7 @@ final class RequestWorkers: @unchecked Sendable {
                 continue
             }
             // Writes set aside are run before stopping: the write running ends and lets the next one go.
-            if stopping && asideHead == asideWrites.count { return nil }
+            if stopping && asideWrites.isEmpty { return nil }
             condition.wait()
         }
     }
@@ -88,19 +90,8 @@ final class RequestWorkers: @unchecked Sendable {
     private func writeEnded() {
         condition.lock()
         writesRunning -= 1
-        let hasAside = asideHead < asideWrites.count
+        let hasAside = !asideWrites.isEmpty
         condition.unlock()
         if hasAside { condition.signal() }
-    }
-
-    /// The job at `head`, which moves on; the array is emptied once every job has been taken.
-    private static func take(from jobs: inout [Job], at head: inout Int) -> Job {
-        let job = jobs[head]
-        head += 1
-        if head == jobs.count {
-            jobs.removeAll(keepingCapacity: true)
-            head = 0
-        }
-        return job
     }
 }
