@@ -4,8 +4,8 @@
 Usage: bench/cpu_budget.py PERF_DATA [MS_PER_REQUEST]
 
 Each sample goes to the innermost frame of its stack that names a part: a function of the SQLite
-library, of swift-mustache, GRDB, libmicrohttpd, the HTTPServer module, Foundation, or Tagarela's own
-code. Frames that name none (the Swift runtime's retain and release, malloc, the kernel, a generic of
+library, of swift-mustache, GRDB, libmicrohttpd, the HTTPServer module, Foundation, Tagarela's template
+renderer (`CompiledTemplates`, which renders swift-mustache's parse), or Tagarela's other code. Frames that name none (the Swift runtime's retain and release, malloc, the kernel, a generic of
 the standard library) count for the part that called them: the kernel's copy of a database page is
 SQLite's, a retain inside a template lookup is rendering's. A function is known by the module of its
 mangled name (`$s8Mustache…` is swift-mustache's), not by the types it mentions: a Tagarela handler
@@ -27,6 +27,8 @@ PARTS = [
     ("HTTP (libmicrohttpd)", ("dso", "libmicrohttpd")),
     ("HTTP (HTTPServer module)", ("symbol", "$s10HTTPServer")),
     ("Foundation and ICU", ("dso", "Foundation")),
+    # Tagarela's own renderer of swift-mustache's parse (Platform/CompiledTemplates.swift), before the rest of Tagarela.
+    ("templates (CompiledTemplates)", ("symbol", "$s8Tagarela17CompiledTemplates")),
     ("Tagarela (handlers, queries, page models)", ("symbol", "$s8Tagarela")),
 ]
 
