@@ -190,12 +190,11 @@ final class ServerCore: Sendable {
         // Hundredths of a millisecond, printed as "0.19" without `String(format:)`: that one call was 6 % of a board's load.
         let hundredths = elapsed.components.seconds * 100_000 + elapsed.components.attoseconds / 10_000_000_000_000
         let fraction = hundredths % 100
-        logger.info("request", metadata: [
-            "method": "\(request.method)",
-            "path": "\(request.path)",
-            "status": "\(response.status.code)",
-            "bytes": "\(response.body.count)",
-            "ms": "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)",
-        ])
+        // One message, not five metadata values: the stream handler built, sorted and joined a dictionary
+        // for every request (2 % of the mixed bench's CPU). The same `key=value` words, in a fixed order.
+        logger.info("""
+            request method=\(request.method) path=\(request.path) status=\(response.status.code) \
+            bytes=\(response.body.count) ms=\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)
+            """)
     }
 }
