@@ -73,7 +73,8 @@ final class TestServer {
     let publicDirectory: String
     let uploadDirectory: String
 
-    init(limits: Limits = TestServer.smallLimits) throws {
+    init(limits: Limits = TestServer.smallLimits,
+         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) throws {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("httpserver-\(UUID().uuidString)")
         publicDirectory = base.appendingPathComponent("public").path
         uploadDirectory = base.appendingPathComponent("uploads").path
@@ -86,8 +87,7 @@ final class TestServer {
         configuration.threads = 2
         configuration.limits = limits
         configuration.uploadDirectory = uploadDirectory
-        server = Server(configuration: configuration, responder: try EchoResponder(publicDirectory: publicDirectory),
-                        logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        server = Server(configuration: configuration, responder: try EchoResponder(publicDirectory: publicDirectory), logger: logger)
         try server.start()
         client = HTTPClient(port: server.port)
     }
@@ -103,7 +103,52 @@ final class TestServer {
     }
 }
 
+/// Keeps every message logged through it, for tests that read the log.
+final class CollectedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    var messages: [String] { lock.withLock { lines } }
+
+    func logger() -> Logger {
+        Logger(label: "test") { _ in Handler(log: self) }
+    }
+
+    private struct Handler: LogHandler {
+        let log: CollectedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .info
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
+                 file: String, function: String, line: UInt) {
+            log.lock.withLock { log.lines.append(message.description) }
+        }
+    }
+}
+
 @Suite struct ServerTests {
+    /// Operators grep the log for `status=500` and the like: one line per request with its method, path,
+    /// status, body size and time.
+    @Test func everyRequestIsLoggedAsOneLineOfKeyValueWords() throws {
+        let log = CollectedLog()
+        let server = try TestServer(logger: log.logger())
+        #expect(try server.client.get("/patients/7/boards/3").status == 200)
+        #expect(try server.client.get("/nowhere").status == 404)
+        // Written when libmicrohttpd reports the response sent, which may be just after the client read it.
+        let deadline = Date().addingTimeInterval(5)
+        while log.messages.filter({ $0.hasPrefix("request ") }).count < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        let requests = log.messages.filter { $0.hasPrefix("request ") }
+        #expect(requests.contains { $0.wholeMatch(of: /request method=GET path=\/patients\/7\/boards\/3 status=200 bytes=17 ms=\d+\.\d\d/) != nil },
+                "\(requests)")
+        #expect(requests.contains { $0.wholeMatch(of: /request method=GET path=\/nowhere status=404 bytes=10 ms=\d+\.\d\d/) != nil },
+                "\(requests)")
+    }
+
     @Test func routesWithParameters() throws {
         let server = try TestServer()
         let response = try server.client.get("/patients/7/boards/3")
