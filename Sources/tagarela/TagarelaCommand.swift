@@ -46,6 +46,7 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.threads = threads
         try Restoring.refuseIfInProgress(configuration)
+        FreedMemory.limitArenas()
         let app = try await App.make(configuration, logger: logger)
         let server = app.makeServer()
         try server.start()

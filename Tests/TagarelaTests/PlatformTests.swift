@@ -21,6 +21,12 @@ import Testing
         #expect(html == #"<p title="\#(escaped)">\#(escaped)</p><i>\#(escaped)</i><b>"Olá" & 'já'</b> ✓"#)
     }
 
+    /// The server limits malloc arenas to one per core at start (`FreedMemory.limitArenas`); glibc must
+    /// take the option, or memory quietly grows back by the arenas' free pages.
+    @Test func mallocTakesTheArenaLimit() {
+        #expect(FreedMemory.limitArenas())
+    }
+
     @Test func homePageSpeaksPortugueseByDefault() async throws {
         let test = try await TestApp()
         let page = try test.client.get("/")

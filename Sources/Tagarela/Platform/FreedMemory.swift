@@ -10,6 +10,21 @@ import CMalloc
 /// run the request threads' arenas held about 15 MB each with under 100 KB in use (`malloc_stats`),
 /// and resident memory grew from run to run; `malloc_trim(0)` brought it from 47 to 20 MB of heap.
 public enum FreedMemory {
+    /// Lets the threads share at most one malloc arena per core, where glibc's default allows eight per
+    /// core. Each arena keeps its own free pages, and `malloc_trim` gives back only what lies above an
+    /// arena's last block in use. With the default, a two-minute mix at ten times the clinic held
+    /// 145–155 MB resident; with two arenas on two cores it held 135–144 MB, at the same CPU cost per
+    /// request (docs/decisions.md). Call this before the server's threads start; it returns whether
+    /// glibc took the setting.
+    @discardableResult
+    public static func limitArenas(to count: Int = ProcessInfo.processInfo.activeProcessorCount) -> Bool {
+        #if canImport(Glibc)
+        return mallopt(M_ARENA_MAX, Int32(max(1, count))) == 1
+        #else
+        return false
+        #endif
+    }
+
     /// Starts a background thread that trims every `interval` for the life of the process.
     public static func startReturning(every interval: TimeInterval = 1) {
         #if canImport(Glibc)
