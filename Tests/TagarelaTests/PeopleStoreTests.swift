@@ -178,7 +178,7 @@ import Testing
 
         func make(_ name: String) throws -> String {
             try FileManager.default.createDirectory(atPath: directory + "/photos", withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: directory + "/photos/" + name, contents: Data([0xFF]))
+            _ = FileManager.default.createFile(atPath: directory + "/photos/" + name, contents: Data([0xFF]))
             return "photos/" + name
         }
 
