@@ -27,6 +27,13 @@ extension GoalQueries {
         return List(person: person, goals: goals, progress: try measure(goals, today: today, timeZone: timeZone, db), names: try names(goals, db))
     }
 
+    /// A patient's own open goals, soonest last day first, with their progress on `today`.
+    static func mine(patientId: Int64, today: String, timeZone: TimeZone, _ db: Database) throws -> (goals: [Goal], progress: [Int64: GoalProgress]) {
+        let goals = try Goal.filter(Goal.Columns.patientId == patientId && Goal.Columns.closedAt == nil)
+            .order(Column("endsOn"), Column("id")).fetchAll(db)
+        return (goals, try measure(goals, today: today, timeZone: timeZone, db))
+    }
+
     struct Detail: Sendable {
         let person: PeopleQueries.Person
         let goal: Goal

@@ -156,9 +156,8 @@ enum GoalRoutes {
 
     @Sendable static func mine(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let goals = try Goal.filter(Goal.Columns.patientId == actor.userId && Goal.Columns.closedAt == nil)
-            .order(Column("endsOn"), Column("id")).fetchAll(db)
-        let progress = try GoalQueries.measure(goals, today: today(context), timeZone: context.configuration.timeZone, db)
+        let (goals, progress) = try GoalQueries.mine(patientId: actor.userId, today: today(context),
+                                                     timeZone: context.configuration.timeZone, db)
         return .page("goals/mine", title: "goal_mine_title", MyGoalsPage(goals: goals, progress: progress, context: context))
     }
 }
