@@ -34,3 +34,51 @@ import Testing
         #expect(remade)
     }
 }
+
+@Suite struct PieceCacheTests {
+    struct Model: Hashable, Sendable {
+        var name: String
+        var lines: [String]
+        var note: String?
+    }
+
+    /// A piece is kept under its template, its language and its whole model: an equal model is served
+    /// what was made, and a change in any field, the language or the template makes the piece again.
+    @Test func aPieceIsKeptUnderItsWholeModel() {
+        let cache = PieceCache(generationBytes: 10_000)
+        var made = 0
+        func piece(_ model: Model, template: String = "week-meal", locale: String = "pt-BR") -> String {
+            cache.value(for: PieceCache.Key(template: template, locale: locale, model: model)) {
+                made += 1
+                return "\(template) \(locale) \(model.name) \(model.lines.joined(separator: ",")) \(model.note ?? "-")"
+            }
+        }
+        let lunch = Model(name: "Almoço", lines: ["arroz", "feijão"], note: nil)
+        #expect(piece(lunch) == "week-meal pt-BR Almoço arroz,feijão -")
+        #expect(piece(Model(name: "Almoço", lines: ["arroz", "feijão"], note: nil)) == "week-meal pt-BR Almoço arroz,feijão -")
+        #expect(made == 1)
+        var changed = lunch
+        changed.lines[1] = "lentilha"
+        #expect(piece(changed) == "week-meal pt-BR Almoço arroz,lentilha -")
+        changed = lunch
+        changed.note = "sem sal"
+        #expect(piece(changed) == "week-meal pt-BR Almoço arroz,feijão sem sal")
+        #expect(piece(lunch, locale: "es") == "week-meal es Almoço arroz,feijão -")
+        #expect(piece(lunch, template: "meal") == "meal pt-BR Almoço arroz,feijão -")
+        #expect(made == 5)
+        #expect(cache.count == 5)
+    }
+
+    /// Two kinds of model never answer for each other, even when their fields agree.
+    @Test func modelsOfAnotherTypeAreOtherPieces() {
+        struct Other: Hashable, Sendable {
+            var name: String
+            var lines: [String]
+            var note: String?
+        }
+        let cache = PieceCache(generationBytes: 10_000)
+        _ = cache.value(for: PieceCache.Key(template: "t", locale: "pt-BR", model: Model(name: "a", lines: [], note: nil))) { "model" }
+        let other = cache.value(for: PieceCache.Key(template: "t", locale: "pt-BR", model: Other(name: "a", lines: [], note: nil))) { "other" }
+        #expect(other == "other")
+    }
+}

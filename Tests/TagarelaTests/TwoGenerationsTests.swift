@@ -5,7 +5,7 @@ import Testing
 /// values pass, and what is held stays bounded.
 @Suite struct TwoGenerationsTests {
     @Test func aValueInUseStaysWhileManyOthersPass() {
-        var store = TwoGenerations<Int>(limit: 10)
+        var store = TwoGenerations<String, Int>(limit: 10)
         store.insert(0, for: "hot", cost: 1)
         for n in 1...1_000 {
             store.insert(n, for: "cold \(n)", cost: 1)
@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func aValueNotAskedForIsDroppedAfterTwoGenerations() {
-        var store = TwoGenerations<Int>(limit: 10)
+        var store = TwoGenerations<String, Int>(limit: 10)
         store.insert(0, for: "old", cost: 1)
         for n in 1...10 { store.insert(n, for: "other \(n)", cost: 1) }
         #expect(store.value(for: "old") == 0, "still in the previous generation")
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func costsBoundWhatIsHeld() {
-        var store = TwoGenerations<String>(limit: 100)
+        var store = TwoGenerations<String, String>(limit: 100)
         for n in 0..<100 { store.insert(String(repeating: "x", count: 30), for: "\(n)", cost: 30) }
         // Three 30-byte values fit a generation of 100: at most six are held.
         #expect(store.count <= 6)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func aValueStoredAgainCostsOnce() {
-        var store = TwoGenerations<Int>(limit: 10)
+        var store = TwoGenerations<String, Int>(limit: 10)
         store.insert(0, for: "small", cost: 1)
         // A worklist's caseload, stored again at every load: counted each time, it turned the
         // generations over and took "small" with them.
@@ -45,7 +45,7 @@ import Testing
     }
 
     @Test func anUpdateChangesTheValueWhereItIs() {
-        var store = TwoGenerations<Int>(limit: 2)
+        var store = TwoGenerations<String, Int>(limit: 2)
         store.insert(1, for: "a", cost: 1)
         store.insert(2, for: "b", cost: 1)
         store.insert(3, for: "c", cost: 1)   // "a" and "b" are now the previous generation

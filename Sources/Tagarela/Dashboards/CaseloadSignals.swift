@@ -35,7 +35,7 @@ final class CaseloadSignals: Sendable {
     }
 
     /// Caseloads under their clinician's id; a generation holds `patientsPerGeneration` readings.
-    private let caseloads: Mutex<TwoGenerations<Caseload>>
+    private let caseloads: Mutex<TwoGenerations<Int64, Caseload>>
 
     init(patientsPerGeneration: Int = 20_000) {
         caseloads = Mutex(TwoGenerations(limit: patientsPerGeneration))
@@ -45,7 +45,7 @@ final class CaseloadSignals: Sendable {
     /// is the same, the others from `read`, given their ids (nil: every patient, on a first load).
     func readings(clinician: Int64, at moment: Moment, counts: [(patientId: Int64, seq: Int64)],
                   read: ([Int64]?) throws -> [Reading]) throws -> [Reading] {
-        let key = String(clinician)
+        let key = clinician
         let kept = caseloads.withLock { $0.value(for: key) }
             .flatMap { $0.moment == moment ? $0.readings : nil } ?? [:]
         let stale = counts.filter { kept[$0.patientId]?.seq != $0.seq }.map(\.patientId)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// A meal as the patient and the nutritionist read it: names, quantities and energy in their words.
-struct MealView: Encodable, Sendable {
-    struct Line: Encodable, Sendable {
+struct MealView: Encodable, Hashable, Sendable {
+    struct Line: Encodable, Hashable, Sendable {
         let id: Int64
         let foodId: Int64
         let name: String

@@ -114,7 +114,7 @@ struct ReviewPage: PageModel {
     }
 
     /// A meal in its cell, with its details folded (`nutrition/week-meal`, a `Piece` of the page).
-    struct CellMeal: PageModel {
+    struct CellMeal: PageModel, Hashable {
         let meal: MealView
         let statusClass: String
         let mark: String

@@ -44,7 +44,7 @@ public final class App: Responder {
     let boardCells = FragmentCache(generationBytes: 4 << 20)
     /// Pieces of pages (`RequestContext.piece`: a meal of the nutritionist's week), 2 × 2 MB, apart so
     /// that a week opened does not push the children's boards out of `fragments`.
-    let pieces = FragmentCache(generationBytes: 2 << 20)
+    let pieces = PieceCache(generationBytes: 2 << 20)
     /// Sessions and whole pages between requests; see `ReadCache`.
     let cache = ReadCache()
     /// Each clinician's worklist signals between loads; see `CaseloadSignals`.

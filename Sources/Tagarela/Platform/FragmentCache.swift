@@ -7,7 +7,7 @@ import Synchronization
 /// 5 000 children has 10 000 boards: a count limit that started over at 1 000 entries rendered most
 /// boards again on every load (`bench/mixed --scale 10`).
 final class FragmentCache: Sendable {
-    private let pieces: Mutex<TwoGenerations<String>>
+    private let pieces: Mutex<TwoGenerations<String, String>>
 
     init(generationBytes: Int = 24 << 20) { pieces = Mutex(TwoGenerations(limit: generationBytes)) }
 

@@ -41,8 +41,8 @@ final class ReadCache: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
-        var sessions: TwoGenerations<CachedSession>
-        var pages: TwoGenerations<CachedPage>
+        var sessions: TwoGenerations<String, CachedSession>
+        var pages: TwoGenerations<String, CachedPage>
     }
 
     private let state: Mutex<State>

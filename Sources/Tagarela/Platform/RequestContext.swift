@@ -88,12 +88,12 @@ public struct RequestContext: Sendable {
     /// request's database access, when the page's template prints its `{{{html}}}`. With its model as
     /// its only context, a piece prints nothing but its template, its language and its model: it is
     /// kept in `pieces` under those three, so one shown again is not rendered again.
-    func piece(_ template: String, _ model: some PageModel) -> Piece {
+    func piece(_ template: String, _ model: some PageModel & Hashable) -> Piece {
         let templates = app.templates, pieces = app.pieces, locale = locale
         return Piece {
-            let render = { templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale) }
-            guard let encoded = try? Piece.keyEncoder.encode(model) else { return render() }
-            return pieces.value(for: "\(template) \(locale.rawValue) " + String(decoding: encoded, as: UTF8.self), make: render)
+            pieces.value(for: PieceCache.Key(template: template, locale: locale.rawValue, model: model)) {
+                templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale)
+            }
         }
     }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
