@@ -7,17 +7,45 @@ import GRDB
 enum SQLiteJSON {
     /// `[[1, "2026-11-23", null], …]`: integers, reals and texts come back from `->>` as the same SQL
     /// values (dates as GRDB stores them); blobs are not expected here and travel as null.
+    ///
+    /// Written directly: Foundation's `JSONSerialization`, boxing every value as `Any`, was a fifth of
+    /// the clinician's dashboard, which passes its patients' goals this way.
     static func array(of rows: [[DatabaseValueConvertible?]]) -> String {
-        let values: [[Any]] = rows.map { $0.map { value in
-            switch value?.databaseValue.storage {
-            case .int64(let int): int
-            case .double(let double): double
-            case .string(let string): string
-            case .blob, .null, nil: NSNull()
+        var json = "["
+        for (index, row) in rows.enumerated() {
+            json += index == 0 ? "[" : ",["
+            for (column, value) in row.enumerated() {
+                if column > 0 { json += "," }
+                switch value?.databaseValue.storage {
+                case .int64(let int): json += String(int)
+                case .double(let double) where double.isFinite: json += "\(double)"
+                case .string(let string): appendQuoted(string, to: &json)
+                case .double, .blob, .null, nil: json += "null"
+                }
             }
-        } }
-        let data = (try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+            json += "]"
+        }
+        return json + "]"
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped, everything else as it is.
+    private static func appendQuoted(_ string: String, to json: inout String) {
+        json += "\""
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            json += string
+        } else {
+            for scalar in string.unicodeScalars {
+                switch scalar {
+                case "\"": json += "\\\""
+                case "\\": json += "\\\\"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    json += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: json.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        json += "\""
     }
 
     /// `[1,2,3]`, for `id IN (SELECT value FROM json_each(?))`.
