@@ -48,7 +48,7 @@ import Testing
         let cache = PieceCache(generationBytes: 10_000)
         var made = 0
         func piece(_ model: Model, template: String = "week-meal", locale: String = "pt-BR") -> String {
-            cache.value(for: PieceCache.Key(template: template, locale: locale, model: model)) {
+            cache.value(for: PieceKey(template: template, locale: locale, model: model)) {
                 made += 1
                 return "\(template) \(locale) \(model.name) \(model.lines.joined(separator: ",")) \(model.note ?? "-")"
             }
@@ -77,8 +77,8 @@ import Testing
             var note: String?
         }
         let cache = PieceCache(generationBytes: 10_000)
-        _ = cache.value(for: PieceCache.Key(template: "t", locale: "pt-BR", model: Model(name: "a", lines: [], note: nil))) { "model" }
-        let other = cache.value(for: PieceCache.Key(template: "t", locale: "pt-BR", model: Other(name: "a", lines: [], note: nil))) { "other" }
+        _ = cache.value(for: PieceKey(template: "t", locale: "pt-BR", model: Model(name: "a", lines: [], note: nil))) { "model" }
+        let other = cache.value(for: PieceKey(template: "t", locale: "pt-BR", model: Other(name: "a", lines: [], note: nil))) { "other" }
         #expect(other == "other")
     }
 }

@@ -81,11 +81,3 @@ enum PlayerQueries {
                             forms: try screen.map { try WordFormStore.forms(for: $0.cells.compactMap(\.symbol), db) } ?? [:]))
     }
 }
-
-extension FragmentCache {
-    /// The piece kept under `key`, if any; nothing is stored on a miss.
-    func cached(_ key: String) -> String? {
-        struct Missing: Error {}
-        return try? value(for: key) { throw Missing() }
-    }
-}

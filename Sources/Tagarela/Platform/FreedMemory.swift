@@ -11,8 +11,8 @@ import CMalloc
 /// and resident memory grew from run to run; `malloc_trim(0)` brought it from 47 to 20 MB of heap.
 public enum FreedMemory {
     /// Lets the threads share at most one malloc arena per core, where glibc's default allows eight per
-    /// core. Each arena keeps its own free pages, and `malloc_trim` gives back only what lies above an
-    /// arena's last block in use. With the default, a two-minute mix at ten times the clinic held
+    /// core. Each arena holds pages that are partly in use, which `malloc_trim` cannot give back, and
+    /// more arenas hold more of them. With the default, a two-minute mix at ten times the clinic held
     /// 145–155 MB resident; with two arenas on two cores it held 135–144 MB, at the same CPU cost per
     /// request (docs/decisions.md). Call this before the server's threads start; it returns whether
     /// glibc took the setting.

@@ -1,6 +1,5 @@
 import Foundation
 import Mustache
-import Synchronization
 
 /// A part of a page rendered from its own template, with its own model as the only context
 /// (`RequestContext.piece`), when the page's template prints `{{{html}}}` on it. A piece nested deep in
@@ -21,35 +20,23 @@ struct Piece: PageModel, MustacheParent {
 /// in every field prints the same text. The model was the key as sorted JSON before, and encoding it
 /// cost a sixth of the nutritionist's week (docs/decisions.md); hashing and comparing the fields costs
 /// a fraction of that, and an equal key is an equal model, never a likely one.
-final class PieceCache: Sendable {
-    struct Key: Hashable, Sendable {
-        let template: String
-        let locale: String
-        let model: any Hashable & Sendable
+struct PieceKey: RenderedTextKey {
+    let template: String
+    let locale: String
+    let model: any Hashable & Sendable
 
-        static func == (lhs: Key, rhs: Key) -> Bool {
-            lhs.template == rhs.template && lhs.locale == rhs.locale && AnyHashable(lhs.model) == AnyHashable(rhs.model)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(template)
-            hasher.combine(locale)
-            hasher.combine(model)
-        }
+    static func == (lhs: PieceKey, rhs: PieceKey) -> Bool {
+        lhs.template == rhs.template && lhs.locale == rhs.locale && AnyHashable(lhs.model) == AnyHashable(rhs.model)
     }
 
-    private let pieces: Mutex<TwoGenerations<Key, String>>
-
-    init(generationBytes: Int) { pieces = Mutex(TwoGenerations(limit: generationBytes)) }
-
-    func value(for key: Key, make: () -> String) -> String {
-        if let found = pieces.withLock({ $0.value(for: key) }) { return found }
-        let made = make()
-        // A model holds about the text its piece prints: the piece's bytes count twice.
-        pieces.withLock { $0.insert(made, for: key, cost: 2 * made.utf8.count) }
-        return made
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(template)
+        hasher.combine(locale)
+        hasher.combine(model)
     }
 
-    /// How many pieces are held, in both generations (tests).
-    var count: Int { pieces.withLock { $0.count } }
+    /// A model holds about the text its piece prints: the piece's bytes count twice.
+    func cost(with text: String) -> Int { 2 * text.utf8.count }
 }
+
+typealias PieceCache = RenderedTexts<PieceKey>

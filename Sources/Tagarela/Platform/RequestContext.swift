@@ -91,7 +91,7 @@ public struct RequestContext: Sendable {
     func piece(_ template: String, _ model: some PageModel & Hashable) -> Piece {
         let templates = app.templates, pieces = app.pieces, locale = locale
         return Piece {
-            pieces.value(for: PieceCache.Key(template: template, locale: locale.rawValue, model: model)) {
+            pieces.value(for: PieceKey(template: template, locale: locale.rawValue, model: model)) {
                 templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale)
             }
         }
