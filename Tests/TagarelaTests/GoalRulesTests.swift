@@ -77,11 +77,20 @@ import Testing
 
     // MARK: Measures
 
-    @Test func aShortWindowIsScaledToAWeek() {
-        #expect(GoalRules.weeklyRate(count: 12, days: 7) == 12)
-        #expect(GoalRules.weeklyRate(count: 3, days: 1) == 21)
-        #expect(GoalRules.weeklyRate(count: 0, days: 3) == 0)
-        #expect(GoalRules.weeklyRate(count: 5, days: 0) == 0)
+    /// A weekly goal's first days are counted as they are, never scaled up to a week (issue 51: a first
+    /// day's 3 taps read as 21), and short of the target they are "first week", not "behind".
+    @Test func aGoalsFirstWeekIsNeitherScaledNorBehind() {
+        let period = GoalRules.Period(startsOn: "2026-11-02", endsOn: "2026-11-29")
+        #expect(GoalRules.status(.weekly, period: period, today: "2026-11-02", measured: 3, target: 5) == .early)
+        #expect(GoalRules.status(.weekly, period: period, today: "2026-11-02", measured: 0, target: 5) == .notStarted)
+        #expect(GoalRules.status(.weekly, period: period, today: "2026-11-02", measured: 5, target: 5) == .onTrack)
+        #expect(GoalRules.status(.weekly, period: period, today: "2026-11-09", measured: 3, target: 5) == .behind)
+        #expect(GoalRules.status(.average, period: period, today: "2026-11-03", measured: 50, target: 80) == .early)
+        #expect(GoalRules.status(.average, period: period, today: "2026-11-20", measured: 50, target: 80) == .behind)
+        #expect(GoalRules.status(.reach, period: period, today: "2026-11-02", measured: 82, target: 76, direction: .atMost,
+                                 baseline: 82) == .early)
+        #expect(GoalRules.status(.reach, period: period, today: "2026-11-25", measured: 82, target: 76, direction: .atMost,
+                                 baseline: 82) == .behind)
     }
 
     @Test func sharesNeedSomethingToDivide() {
@@ -142,7 +151,8 @@ import Testing
         #expect(status("2026-11-01", 0) == .notStarted, "day one, nothing yet: grace")
         #expect(status("2026-11-07", 0) == .notStarted, "the seventh day is still within the first week")
         #expect(status("2026-11-08", 0) == .behind)
-        #expect(status("2026-11-03", 4) == .behind, "something measured, below the target")
+        #expect(status("2026-11-03", 4) == .early, "something measured in the first week, below the target: early, not behind")
+        #expect(status("2026-11-09", 4) == .behind, "something measured, below the target")
         #expect(status("2026-11-02", 10) == .onTrack)
         #expect(status("2026-11-30", 10) == .onTrack, "the last day is still during")
         #expect(status("2026-11-30", 9.9) == .behind)

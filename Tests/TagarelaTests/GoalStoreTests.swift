@@ -55,9 +55,9 @@ import Testing
             entry = try #require(try lastAudit(db))
             #expect(entry.action == "update" && entry.summary.contains("target: 4.0 → 6.0") && entry.summary.contains("reviewOn:  → 2026-11-25"))
 
-            try Goals.setClosed(true, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
-            try Goals.setClosed(true, goalId: goal.id!, patientId: carla, audit: audit(ana), db)  // a second tab: nothing more
-            try Goals.setClosed(false, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
+            try Goals.setClosed(.achieved, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
+            try Goals.setClosed(.achieved, goalId: goal.id!, patientId: carla, audit: audit(ana), db)  // a second tab: nothing more
+            try Goals.setClosed(nil, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
             let events = try GoalEvent.filter(Column("goalId") == goal.id!).order(Column("id")).fetchAll(db)
             #expect(events.map(\.action) == ["create", "edit", "close", "reopen"])
             let changes = try JSONDecoder().decode([Goals.Change].self, from: Data(events[1].changes.utf8))
@@ -80,14 +80,14 @@ import Testing
             #expect(throws: Goals.Conflict.changed) {
                 try Goals.update(goal.id!, patientId: carla, from: 1, to: typed, audit: audit(ana), db)
             }
-            try Goals.setClosed(true, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
+            try Goals.setClosed(.achieved, goalId: goal.id!, patientId: carla, audit: audit(ana), db)
             #expect(throws: Goals.Conflict.closed) {
                 try Goals.update(goal.id!, patientId: carla, from: 3, to: typed, audit: audit(ana), db)
             }
             #expect(try Goal.fetchOne(db, key: goal.id!)?.target == 60)
             // Another patient's id with this goal: not found.
             let davi = try test.id(of: "Davi Alves")
-            #expect(throws: AppError.self) { try Goals.setClosed(false, goalId: goal.id!, patientId: davi, audit: audit(ana), db) }
+            #expect(throws: AppError.self) { try Goals.setClosed(nil, goalId: goal.id!, patientId: davi, audit: audit(ana), db) }
         }
     }
 

@@ -120,7 +120,7 @@ import Testing
         edit.append(("version", "1"))
 
         // Tab 2 closes the goal; tab 1 saves its edit.
-        #expect(try ana.post("/patients/\(carla)/goals/\(saved.id!)/close").status == 303)
+        #expect(try ana.post("/patients/\(carla)/goals/\(saved.id!)/close", [("reason", "achieved")]).status == 303)
         let refused = try ana.post("/patients/\(carla)/goals/\(saved.id!)", edit)
         #expect(refused.status == 409)
         #expect(refused.text.contains("Esta meta foi encerrada") && refused.text.contains("value=\"Duas abas, editada\""))
@@ -157,7 +157,7 @@ import Testing
         let page = try nadia.get("/patients/\(carla)/goals/\(speech.id!)")
         #expect(page.status == 200 && !page.text.contains("/goals/\(speech.id!)/edit"))
         #expect(try nadia.get("/patients/\(carla)/goals/\(speech.id!)/edit").status == 403)
-        #expect(try nadia.post("/patients/\(carla)/goals/\(speech.id!)/close").status == 403)
+        #expect(try nadia.post("/patients/\(carla)/goals/\(speech.id!)/close", [("reason", "achieved")]).status == 403)
         #expect(try test.read { try Goal.fetchOne($0, key: speech.id!)?.closedAt } == nil)
 
         // A nutrition goal: Nádia sets it with a protocol; a % fat goal needs one.
@@ -218,9 +218,9 @@ import Testing
         let before = try test.snapshot()
         #expect(try nadia.get("/patients/\(davi)/goals").status == 404)
         #expect(try nadia.get("/patients/\(davi)/goals/\(daviGoal.id!)").status == 404)
-        #expect(try nadia.post("/patients/\(davi)/goals/\(daviGoal.id!)/close").status == 404)
+        #expect(try nadia.post("/patients/\(davi)/goals/\(daviGoal.id!)/close", [("reason", "discontinued")]).status == 404)
         #expect(try ana.get("/patients/\(carla)/goals/\(daviGoal.id!)").status == 404, "Davi's goal under Carla's record")
-        #expect(try ana.post("/patients/\(carla)/goals/\(daviGoal.id!)/close").status == 404)
+        #expect(try ana.post("/patients/\(carla)/goals/\(daviGoal.id!)/close", [("reason", "discontinued")]).status == 404)
         #expect(try ana.get("/patients/\(carla)/goals/999999").status == 404)
         #expect(try test.snapshot() == before)
         #expect(try test.read { try Goal.fetchOne($0, key: daviGoal.id!)?.closedAt } == nil)
@@ -242,14 +242,15 @@ import Testing
         #expect(try elisa.get("/patient").text.contains("href=\"/my-goals\""))
     }
 
-    /// The demo shows every state for each demo patient, read as the overview and the worklist read it.
+    /// The demo shows every state for each demo patient, read as the overview and the worklist read it;
+    /// "first week" lasts a week only and is held by `GoalRulesTests`.
     @Test func theDemoHasGoalsInEveryStateForCarlaDaviAndElisa() async throws {
         let test = try await TestApp()
         let ids = try ["Carla Costa", "Davi Alves", "Elisa Martins"].map { try test.id(of: $0) }
         let progress = try test.read { try GoalQueries.progress(ofPatients: ids, today: today, $0) }
         for (name, id) in zip(["Carla", "Davi", "Elisa"], ids) {
             let states = Set((progress[id] ?? []).map(\.status))
-            #expect(states == Set(GoalStatus.allCases), "\(name): \(states)")
+            #expect(states == Set(GoalStatus.allCases).subtracting([.early]), "\(name): \(states)")
         }
         #expect(try test.read { try GoalEvent.filter(Column("action") == "edit").fetchCount($0) } >= 1)
         #expect(try test.read { try Goal.filter(Column("closedAt") != nil).fetchCount($0) } >= 1)

@@ -92,7 +92,10 @@ import Testing
         }
         #expect(counts.modeling == 2 && counts.own > 1)
         let badge = #"<span class="badge">modelagem</span>"#
-        let both = try ana.get("/patients/\(carla)/usage")
+        // The page shows the child's own words unless asked: the record's figures are theirs (issue 51).
+        let unnamed = try ana.get("/patients/\(carla)/usage")
+        #expect(unnamed.text.contains("\(counts.own) toques no período") && !unnamed.text.contains(badge))
+        let both = try ana.get("/patients/\(carla)/usage?kind=both")
         #expect(both.text.components(separatedBy: badge).count - 1 == 2)
         #expect(both.text.contains(#"<option value="modeling" >"#) || both.text.contains(#"<option value="modeling""#))
         let modeled = try ana.get("/patients/\(carla)/usage?kind=modeling")
@@ -105,7 +108,7 @@ import Testing
         #expect(own.text.contains("\(counts.own) toques no período"))
         #expect(!own.text.contains(badge))
         #expect(!both.text.contains(#"<span class="badge"></span>"#), "an own word has no badge, not an empty one")
-        #expect(try ana.get("/patients/\(carla)/usage?kind=nonsense").status == 200, "an unknown kind is both")
+        #expect(try ana.get("/patients/\(carla)/usage?kind=nonsense").status == 200, "an unknown kind is the child's own")
 
         // The .obl: both kinds, told apart by `modeling`; and filtered like the page.
         func events(_ query: String) throws -> [[String: Any]] {

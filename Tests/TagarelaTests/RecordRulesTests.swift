@@ -106,29 +106,43 @@ import Testing
         "overview_goal_status_behind": "Behind", "overview_goal_status_met": "Met", "overview_goal_status_notStarted": "Not started",
     ])
 
+    /// A goal as `GoalQueries` measures it for every page that draws one.
+    static func progress(_ kind: GoalKind, direction: GoalDirection = .atLeast, target: Double, measured: Double?,
+                         baseline: Double? = nil, review: String? = "2026-12-15") -> GoalProgress {
+        let goal = Goal(id: 1, patientId: 7, kind: kind.rawValue, title: "Asks for water", measure: kind == .bodyMeasure ? "weight" : nil,
+                        direction: direction.rawValue, target: target, startsOn: "2026-10-01", endsOn: "2026-12-31", reviewOn: review,
+                        createdAt: .now, updatedAt: .now, version: 1)
+        return GoalQueries.progress(of: goal, measured: measured, baseline: baseline, today: Self.today)
+    }
+
     @Test func goalsShowTheirMeasureStatusAndBar() {
         let format = LocalizedFormat(locale: .en, timeZone: .gmt)
-        let behind = GoalProgress(goalId: 1, patientId: 7, title: "Asks for water", status: .behind, measured: 12, target: 40,
-                                  unitKey: "goal_unit_taps_per_week", reviewDate: "2026-12-15")
-        let shown = PatientOverview.goal(behind, Self.t, format)
+        let shown = PatientOverview.goal(Self.progress(.symbolTaps, target: 40, measured: 12), Self.t, format)
         #expect(shown.title == "Asks for water")
         #expect(shown.status == "Behind")
         #expect(shown.statusClass == "goal-behind")
         #expect(shown.measure == "12 of 40 taps a week")
         #expect(shown.percent == 30)
         #expect(shown.review?.hasPrefix("Review on ") == true)
-        let over = GoalProgress(goalId: 2, patientId: 7, title: "Sentences", status: .met, measured: 55.5, target: 50,
-                                unitKey: "goal_unit_taps_per_week", reviewDate: nil)
+        let over = Self.progress(.symbolTaps, target: 50, measured: 55.5, review: nil)
         #expect(PatientOverview.goal(over, Self.t, format).percent == 100, "beyond the target the bar is full")
         #expect(PatientOverview.goal(over, Self.t, format).measure == "55.5 of 50 taps a week")
         #expect(PatientOverview.goal(over, Self.t, format).review == nil)
-        let fresh = GoalProgress(goalId: 3, patientId: 7, title: "New", status: .notStarted, measured: nil, target: 3,
-                                 unitKey: "goal_unit_taps_per_week", reviewDate: nil)
+        let fresh = Self.progress(.symbolTaps, target: 3, measured: nil)
         #expect(PatientOverview.goal(fresh, Self.t, format).measure == "Not measured yet · target 3 taps a week")
         #expect(PatientOverview.goal(fresh, Self.t, format).percent == 0)
-        let zero = GoalProgress(goalId: 4, patientId: 7, title: "Zero", status: .met, measured: 0, target: 0,
-                                unitKey: "goal_unit_taps_per_week", reviewDate: nil)
-        #expect(PatientOverview.goal(zero, Self.t, format).percent == 0, "a zero target divides nothing")
+    }
+
+    /// "Reach 76 kg" (at most 76) from 82, now 80.4: the bar is the goal's own rule, 27 %, on the overview and
+    /// the report as on the goal's page, never measured ÷ target (a full bar, issue 51).
+    @Test func anAtMostGoalsBarFollowsTheGoalsRule() {
+        let format = LocalizedFormat(locale: .en, timeZone: .gmt)
+        let weight = Self.progress(.bodyMeasure, direction: .atMost, target: 76, measured: 80.4, baseline: 82)
+        #expect(weight.fraction > 0.26 && weight.fraction < 0.27)
+        #expect(PatientOverview.goal(weight, Self.t, format).percent == Int((weight.fraction * 100).rounded()))
+        #expect(PatientOverview.goal(weight, Self.t, format).percent == 27)
+        let fewer = Self.progress(.symbolTaps, direction: .atMost, target: 10, measured: 20)
+        #expect(PatientOverview.goal(fewer, Self.t, format).percent == 50, "at most 10, now 20: halfway, not full")
     }
 
     @Test func overviewShowsGoalsOnlyWhenThereAreSome() {

@@ -24,14 +24,17 @@ import Testing
         let page = try ana.get("/patients/\(carla)/report", headers: Self.en)
         #expect(page.status == 200)
         #expect(page.text.contains("Progress report: Carla Costa"))
-        #expect(page.text.components(separatedBy: #"<svg class="chart""#).count - 1 == 2, "taps and sentences per day")
+        let communication = page.text.components(separatedBy: #"id="communication-title""#).last ?? ""
+        #expect(communication.components(separatedBy: #"<svg class="chart""#).count - 1 == 2, "taps and sentences per day")
+        let goals = page.text.components(separatedBy: #"id="goals-title""#).last?.components(separatedBy: "</section>").first ?? ""
+        #expect(goals.components(separatedBy: #"<figure class="chart-figure goal-chart">"#).count - 1 >= 2, "the goals' weeks")
         #expect(page.text.contains("Prepared by Ana Souza"))
         #expect(page.text.contains("Usou a prancha"), "the tutor's note of the period")
         #expect(!page.text.contains(#"id="meals-title""#))
         let today = ISODate.string(test.clock.now, timeZone: test.app.configuration.timeZone)
-        #expect(try Self.exports(test, carla) == ["progress report \(ISODate.adding(-29, to: today))…\(today)"])
+        #expect(try Self.exports(test, carla) == ["progress report \(ISODate.adding(-29, to: today))…\(today) for family"])
         _ = try ana.get("/patients/\(carla)/report?from=2026-01-01&to=2026-06-30")
-        #expect(try Self.exports(test, carla).last == "progress report 2026-01-01…2026-06-30", "each view is an export")
+        #expect(try Self.exports(test, carla).last == "progress report 2026-01-01…2026-06-30 for family", "each view is an export")
     }
 
     @Test func aPeriodThatCannotBeReadIsNamedAndKept() async throws {

@@ -83,19 +83,20 @@ enum PlayerRoutes {
         else { throw AppError.badRequest }
         let at = TapTime.accept(form["at"], now: context.now)
         let modeling = context.signedIn?.session.modeling == true
+        let alone = context.signedIn?.session.alone == true
         if let words = form["words"] {
             return .next(try Taps.recordSentence(
                 wordIds: words.split(separator: ",").compactMap { Int64($0) }, negated: form["negated"] == "1",
                 question: form["question"] == "1", key: key, planId: planId, at: at, actor: actor, fallback: context.locale,
-                modeling: modeling, db))
+                modeling: modeling, alone: alone, db))
         }
         if let symbols = form["symbols"] {
             try Taps.recordStrip(symbolIds: symbols.split(separator: ",").compactMap { Int64($0) }, key: key, planId: planId, at: at,
-                                 actor: actor, modeling: modeling, db)
+                                 actor: actor, modeling: modeling, alone: alone, db)
         } else {
             guard let symbolId = form["symbol"].flatMap(Int64.init) else { throw AppError.badRequest }
             try Taps.record(symbolId: symbolId, key: key, planId: planId, at: at, receivedAt: context.now, actor: actor,
-                            modeling: modeling, db)
+                            modeling: modeling, alone: alone, db)
         }
         return .reply(.status(.noContent))
     }

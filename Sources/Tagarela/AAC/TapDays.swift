@@ -7,6 +7,9 @@ import GRDB
 /// A day is the clinic's day at the offset from UTC the server had when it started (as the usage
 /// page always counted days); `TapDays.prepare` recounts everything when that offset changes.
 /// Missing board, symbol or helper are stored as 0, so that one day's row stays one row.
+///
+/// Since v4 they count the child's own taps only: a tap made while an adult was modeling (`tap.modeling`)
+/// stays in the tap log and the usage page, and changes no goal, overview, report or worklist figure.
 enum TapDays {
     /// Shipped 2026-11. Never edit; add a new migration instead.
     static func v1(_ db: Database) throws {
@@ -47,7 +50,7 @@ enum TapDays {
                 ON CONFLICT DO UPDATE SET n = n + 1;
             END;
             """)
-        try recount(db)
+        try db.execute(sql: recountEveryTapV1)
     }
 
     /// Shipped 2026-11. Never edit; add a new migration instead.
@@ -161,8 +164,68 @@ enum TapDays {
         let offset = timeZone.secondsFromGMT(for: now)
         guard try Int.fetchOne(db, sql: "SELECT offsetSeconds FROM tapDayZone") != offset else { return }
         try db.execute(sql: "UPDATE tapDayZone SET offsetSeconds = ?", arguments: [offset])
-        // The summaries are summed again at the end, in bulk: kept row by row through their triggers, the
-        // recount of 600 000 rows took 9.8 s instead of 3.7.
+        try countAgain(db)
+    }
+
+    /// v1's count, of every tap (the modeling column did not exist yet). Never edit.
+    private static let recountEveryTapV1 = """
+        DELETE FROM tapDay;
+        INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n)
+        SELECT patientId, date(at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds'),
+               coalesce(planId, 0), coalesce(symbolId, 0), coalesce(assistedBy, 0), count(*)
+        FROM tap GROUP BY 1, 2, 3, 4, 5;
+        """
+
+    /// Counts the child's own taps again (v4 on), the summaries' triggers in place.
+    static func recount(_ db: Database) throws {
+        try db.execute(sql: """
+            DELETE FROM tapDay;
+            INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n)
+            SELECT patientId, date(at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds'),
+                   coalesce(planId, 0), coalesce(symbolId, 0), coalesce(assistedBy, 0), count(*)
+            FROM tap WHERE modeling = 0 GROUP BY 1, 2, 3, 4, 5;
+            """)
+    }
+
+    /// Shipped 2026-11-29. Never edit; add a new migration instead.
+    /// An adult's modeling is not the child's progress: `tapDay`, and so its summaries, the goals, the
+    /// overview, the report and the worklist, count only taps made while no adult was modeling. The
+    /// usage page reads modeled taps from `tap` itself when it is asked for them.
+    static func v4OwnTapsOnly(_ db: Database) throws {
+        let oldRow = """
+            patientId = OLD.patientId AND day = date(OLD.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds')
+              AND planId = coalesce(OLD.planId, 0) AND symbolId = coalesce(OLD.symbolId, 0)
+              AND assistedBy = coalesce(OLD.assistedBy, 0)
+            """
+        let newRow = """
+            SELECT NEW.patientId, date(NEW.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds'),
+                   coalesce(NEW.planId, 0), coalesce(NEW.symbolId, 0), coalesce(NEW.assistedBy, 0), 1
+            """
+        try db.execute(sql: """
+            DROP TRIGGER tapDay_insert;
+            DROP TRIGGER tapDay_delete;
+            DROP TRIGGER tapDay_update;
+            CREATE TRIGGER tapDay_insert AFTER INSERT ON tap WHEN NEW.modeling = 0 BEGIN
+                INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n) \(newRow) WHERE true
+                ON CONFLICT DO UPDATE SET n = n + 1;
+            END;
+            CREATE TRIGGER tapDay_delete AFTER DELETE ON tap WHEN OLD.modeling = 0 BEGIN
+                UPDATE tapDay SET n = n - 1 WHERE \(oldRow);
+                DELETE FROM tapDay WHERE \(oldRow) AND n <= 0;
+            END;
+            CREATE TRIGGER tapDay_update AFTER UPDATE OF patientId, at, planId, symbolId, assistedBy, modeling ON tap BEGIN
+                UPDATE tapDay SET n = n - 1 WHERE \(oldRow) AND OLD.modeling = 0;
+                DELETE FROM tapDay WHERE \(oldRow) AND n <= 0 AND OLD.modeling = 0;
+                INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n) \(newRow) WHERE NEW.modeling = 0
+                ON CONFLICT DO UPDATE SET n = n + 1;
+            END;
+            """)
+        try countAgain(db)
+    }
+
+    /// Counts `tapDay` and its summaries again in bulk: kept row by row through their triggers, the
+    /// recount of 600 000 rows took 9.8 s instead of 3.7.
+    private static func countAgain(_ db: Database) throws {
         try db.execute(sql: """
             DROP TRIGGER tapDaySummaries_insert;
             DROP TRIGGER tapDaySummaries_count;
@@ -174,15 +237,5 @@ enum TapDays {
         try recount(db)
         try db.execute(sql: summariesFilled)
         try db.execute(sql: summaryTriggers)
-    }
-
-    static func recount(_ db: Database) throws {
-        try db.execute(sql: """
-            DELETE FROM tapDay;
-            INSERT INTO tapDay (patientId, day, planId, symbolId, assistedBy, n)
-            SELECT patientId, date(at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds'),
-                   coalesce(planId, 0), coalesce(symbolId, 0), coalesce(assistedBy, 0), count(*)
-            FROM tap GROUP BY 1, 2, 3, 4, 5;
-            """)
     }
 }

@@ -4,11 +4,12 @@ import GRDB
 /// The tap log: every symbol a patient touched and every sentence they said, each stored once per
 /// key the tablet gave it (a tap sent twice, or late from an offline queue, counts once). Callers
 /// pass the signed-in patient (or the tutor's patient mode) as `actor`, and `modeling` when the session
-/// says an adult is modeling (stored as `tap.modeling` / `sentence.modeling`: the adult's taps, not the child's words).
+/// says an adult is modeling (stored as `tap.modeling` / `sentence.modeling`: the adult's taps, not the child's words),
+/// and `alone` when the adult said the child taps alone (the tap names no helper, `assistedBy` NULL).
 enum Taps {
     /// A symbol touched on one of the patient's plans.
     static func record(symbolId: Int64, key: String, planId: Int64, at: Date, receivedAt: Date, actor: Actor,
-                       modeling: Bool = false, _ db: Database) throws {
+                       modeling: Bool = false, alone: Bool = false, _ db: Database) throws {
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         // The most frequent write: its statements are prepared once per connection (the insert's
         // triggers made preparing it a quarter of the request).
@@ -19,13 +20,13 @@ enum Taps {
         try db.cachedStatement(sql: """
             INSERT OR IGNORE INTO tap (key, patientId, planId, symbolId, assistedBy, at, receivedAt, modeling)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [key, actor.userId, plan.id, symbolId, actor.supervisorId, at, receivedAt,
+            """).execute(arguments: [key, actor.userId, plan.id, symbolId, alone ? nil : actor.supervisorId, at, receivedAt,
                                      modeling && actor.isPatientMode])
     }
 
     /// A sentence spoken from a board's strip: its symbols in order, each of them on this patient's boards.
     static func recordStrip(symbolIds ids: [Int64], key: String, planId: Int64, at: Date, actor: Actor, modeling: Bool = false,
-                            _ db: Database) throws {
+                            alone: Bool = false, _ db: Database) throws {
         guard (1...100).contains(ids.count) else { throw AppError.badRequest }
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         let symbols = Dictionary(uniqueKeysWithValues: try Symbol.fetchAll(db, keys: Set(ids)).map { ($0.id!, $0) })
@@ -41,7 +42,7 @@ enum Taps {
             INSERT OR IGNORE INTO sentence (key, patientId, planId, symbolIds, text, wordCount, assistedBy, at, modeling)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [key, plan.patientId, plan.id, ids.map(String.init).joined(separator: ","),
-                             text, ids.count, actor.supervisorId, at,
+                             text, ids.count, alone ? nil : actor.supervisorId, at,
                              modeling && actor.isPatientMode])
     }
 
@@ -58,7 +59,8 @@ enum Taps {
     /// A sentence built on a sentence plan (subject, verb, complement), checked against the plan's
     /// links and logged with its spoken text. `fallback` is the language when no word has a voice.
     static func recordSentence(wordIds ids: [Int64], negated: Bool, question: Bool, key: String, planId: Int64, at: Date,
-                               actor: Actor, fallback: AppLocale, modeling: Bool = false, _ db: Database) throws -> SpokenSentence {
+                               actor: Actor, fallback: AppLocale, modeling: Bool = false, alone: Bool = false,
+                               _ db: Database) throws -> SpokenSentence {
         guard (1...3).contains(ids.count) else { throw AppError.badRequest }
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         guard plan.planType == .sentence else { throw AppError.notFound }
@@ -73,7 +75,7 @@ enum Taps {
                                             modeling)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [key, plan.patientId, plan.id, words.map { "\($0.symbol.id!)" }.joined(separator: ","), text,
-                             words.count, actor.supervisorId, at, wordIds, negated, question, modeling && actor.isPatientMode])
+                             words.count, alone ? nil : actor.supervisorId, at, wordIds, negated, question, modeling && actor.isPatientMode])
         return SpokenSentence(planId: plan.id!, wordIds: wordIds, negated: negated, question: question, text: text,
                               voice: SpeechAudio.voice(for: locale))
     }

@@ -74,7 +74,7 @@ struct UsagePage: PageModel {
         self.people = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.assistedBy == nil)]
             + people.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: filter.assistedBy == $0.id) }
         kinds = UsageRoutes.Filter.Kind.allCases.map {
-            SelectOption(value: $0 == .both ? "" : $0.rawValue, label: t["usage_kind_\($0.rawValue)"], isSelected: filter.kind == $0)
+            SelectOption(value: $0 == .own ? "" : $0.rawValue, label: t["usage_kind_\($0.rawValue)"], isSelected: filter.kind == $0)
         }
         totalText = t("usage_total", ["count": "\(total)"])
         let counts = Dictionary(uniqueKeysWithValues: perDay.map { ($0.day, $0.count) })

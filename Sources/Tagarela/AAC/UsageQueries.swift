@@ -12,8 +12,8 @@ extension UsageRoutes {
         var assistedBy: Int64?
         /// The list shows the taps before this one (the last of the previous page); nil: the latest.
         var before: Int64?
-        /// The child's own words, an adult's modeling, or both.
-        var kind: Kind = .both
+        /// The child's own words (the default, as the record counts them), an adult's modeling, or both.
+        var kind: Kind = .own
 
         enum Kind: String, Sendable, CaseIterable {
             case both, own, modeling
@@ -28,7 +28,9 @@ extension UsageRoutes {
             }
         }
 
-        init(_ query: HTTPServer.Parameters, context: RequestContext) {
+        /// `unnamed` is the kind when the query names none: the page shows the child's own words, and an
+        /// export (CSV, `.obl`), which marks each modeled tap, holds both.
+        init(_ query: HTTPServer.Parameters, context: RequestContext, unnamed: Kind = .own) {
             let zone = context.configuration.timeZone
             let today = ISODate.string(context.now, timeZone: zone)
             from = query["from"].flatMap(context.format.parseDate).map { ISODate.string($0, timeZone: zone) }
@@ -38,17 +40,17 @@ extension UsageRoutes {
             symbolId = query["symbol"].flatMap(Int64.init)
             assistedBy = query["assisted"].flatMap(Int64.init)
             before = query["before"].flatMap(Int64.init)
-            kind = query["kind"].flatMap(Kind.init(rawValue:)) ?? .both
+            kind = query["kind"].flatMap(Kind.init(rawValue:)) ?? unnamed
         }
 
         /// The filter's own query, for the page's links (`before` aside: each link sets its own).
         func link(_ endpoint: Endpoint<Int64>, patientId: Int64, before: Int64? = nil) -> String {
             endpoint.path(patientId, query: ["from": from, "to": to, "plan": planId.map(String.init) ?? "",
-                                             "assisted": assistedBy.map(String.init) ?? "", "kind": kind == .both ? "" : kind.rawValue,
+                                             "assisted": assistedBy.map(String.init) ?? "", "kind": kind.rawValue,
                                              "before": before.map(String.init) ?? ""])
         }
 
-        /// The same filter on the per-day summary `tapDay`, whose days are already the clinic's.
+        /// The same filter on the per-day summary `tapDay` (the child's own taps), whose days are already the clinic's.
         func dayCondition(patientId: Int64) -> (String, StatementArguments) {
             var sql = "patientId = ? AND day BETWEEN ? AND ?"
             var arguments: StatementArguments = [patientId, from, to]
@@ -133,15 +135,16 @@ enum UsageQueries {
             people: try People.tutors(of: patient.userId, db))
     }
 
-    /// Taps per day (in the order of days) and per symbol id of the filter's period. Without a filter on the
-    /// board, the adult or modeling, from the summaries of `tapDay` (`TapDays.v3DayTotalsAndFirstUse`): the
-    /// daily totals and one short range of days per symbol the patient ever used. Otherwise from `tapDay`
-    /// in one pass in the order of days (a heavy month's 1 200 rows), or from the taps themselves, as the
-    /// summaries do not tell modeling apart.
+    /// Taps per day (in the order of days) and per symbol id of the filter's period. The child's own taps
+    /// without a filter on the board or the adult come from the summaries of `tapDay`
+    /// (`TapDays.v3DayTotalsAndFirstUse`): the daily totals and one short range of days per symbol the
+    /// patient ever used; with such a filter from `tapDay` in one pass in the order of days (a heavy
+    /// month's 1 200 rows). Modeled taps, alone or with the child's, are counted from the taps themselves:
+    /// `tapDay` holds only the child's own (`TapDays.v4OwnTapsOnly`).
     static func counts(patientId: Int64, _ filter: UsageRoutes.Filter, timeZone: TimeZone,
                        _ db: Database) throws -> (perDay: [(day: String, count: Int)], perSymbol: [Int64: Int]) {
         var perDay: [(day: String, count: Int)] = [], perSymbol: [Int64: Int] = [:]
-        if filter.kind == .both, filter.planId == nil, filter.assistedBy == nil {
+        if filter.kind == .own, filter.planId == nil, filter.assistedBy == nil {
             let period: StatementArguments = [patientId, filter.from, filter.to]
             if let symbolId = filter.symbolId {
                 let rows = try Row.fetchCursor(db.cachedStatement(sql: """
@@ -167,10 +170,9 @@ enum UsageQueries {
             }
             return (perDay, perSymbol)
         }
-        // The summary does not tell modeling apart: own words or modeling alone are counted from the taps.
-        let (condition, arguments) = filter.kind == .both ? filter.dayCondition(patientId: patientId)
+        let (condition, arguments) = filter.kind == .own ? filter.dayCondition(patientId: patientId)
             : filter.condition(patientId: patientId, timeZone: timeZone)
-        let counted = filter.kind == .both ? "SELECT day, symbolId, n FROM tapDay WHERE \(condition) ORDER BY day" : """
+        let counted = filter.kind == .own ? "SELECT day, symbolId, n FROM tapDay WHERE \(condition) ORDER BY day" : """
             SELECT date(tap.at, (SELECT offsetSeconds FROM tapDayZone) || ' seconds') AS day, tap.symbolId, count(*)
             FROM tap WHERE \(condition) GROUP BY day, tap.symbolId ORDER BY day
             """

@@ -26,13 +26,16 @@ enum UsageRoutes {
 
     @Sendable static func usageCSV(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let filter = Filter(context.request.query, context: context)
+        let filter = Filter(context.request.query, context: context, unnamed: .both)
         let zone = context.configuration.timeZone
         let rows = try UsageQueries.exportTaps(patientId: patientId, visibleTo: actor, filter, timeZone: zone, audit: context.audit, db)
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = zone
-        let header = [context.t["usage_when"], context.t["usage_plan"], context.t["usage_symbol"], context.t["usage_assisted"]]
-        let lines = [header] + rows.map { [formatter.string(from: $0.at), $0.planName ?? "", $0.symbolName ?? "", $0.assistedName ?? ""] }
+        let header = [context.t["usage_when"], context.t["usage_plan"], context.t["usage_symbol"], context.t["usage_assisted"],
+                      context.t["usage_csv_modeling"]]
+        // A modeled tap is the adult's: marked, so that a spreadsheet never counts it as the child's word.
+        let lines = [header] + rows.map { [formatter.string(from: $0.at), $0.planName ?? "", $0.symbolName ?? "", $0.assistedName ?? "",
+                                           $0.modeling ? context.t["usage_csv_modeled"] : ""] }
         let csv = lines.map { $0.map(CSV.field).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
         return Reply(.download(csv.utf8, type: "text/csv; charset=utf-8", name: "usage-\(filter.from)-\(filter.to).csv"))
     }

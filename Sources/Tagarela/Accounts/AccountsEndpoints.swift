@@ -17,4 +17,6 @@ enum AccountsEndpoints {
     static let showPatientModeExit = Endpoint< >(.get, "/patient-mode/exit", .inPatientMode)
     static let exitPatientMode = Endpoint< >(.post, "/patient-mode/exit", .inPatientMode)
     static let switchModeling = Endpoint< >(.post, "/patient-mode/modeling", .inPatientMode)
+    /// The adult says whether the child is tapping alone (taps carry no helper) or with their help.
+    static let switchAlone = Endpoint< >(.post, "/patient-mode/alone", .inPatientMode)
 }

@@ -22,6 +22,7 @@ enum AccountsRoutes {
         router.add(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
         router.write(AccountsEndpoints.exitPatientMode, preparing: .passwordHashing, checkAdultPassword, exitPatientMode)
         router.write(AccountsEndpoints.switchModeling, switchModeling)
+        router.write(AccountsEndpoints.switchAlone, switchAlone)
     }
 
     // MARK: - Login

@@ -9,7 +9,8 @@ enum PatientMode {
     /// plans (opened from a plan: straight to that board), nil otherwise.
     static func open(sessionId: Int64, patientId: Int64, plan planId: Int64?, audit: AuditContext,
                      _ db: Database) throws -> Int64? {
-        try Session.filter(key: sessionId).updateAll(db, Column("patientModeFor").set(to: patientId), Column("modeling").set(to: false))
+        try Session.filter(key: sessionId).updateAll(db, Column("patientModeFor").set(to: patientId), Column("modeling").set(to: false),
+                                                             Column("alone").set(to: false))
         try audit.record(.patientModeOpen, "patient", patientId, "", db)
         guard let planId, try Plan.filter(key: planId).filter(Column("patientId") == patientId).fetchCount(db) == 1
         else { return nil }
@@ -18,7 +19,8 @@ enum PatientMode {
 
     /// The adult's password was right: the session is theirs again.
     static func exit(sessionId: Int64, patientId: Int64?, audit: AuditContext, _ db: Database) throws {
-        try Session.filter(key: sessionId).updateAll(db, Column("patientModeFor").set(to: nil), Column("modeling").set(to: false))
+        try Session.filter(key: sessionId).updateAll(db, Column("patientModeFor").set(to: nil), Column("modeling").set(to: false),
+                                                             Column("alone").set(to: false))
         try audit.record(.patientModeExit, "patient", patientId, "", db)
     }
 
@@ -39,6 +41,22 @@ enum PatientMode {
         guard db.changesCount > 0 else { return false }
         let patientId = try Int64.fetchOne(db, sql: "SELECT patientModeFor FROM session WHERE id = ?", arguments: [sessionId])
         try audit.record(.update, "patient", patientId, on ? "patient mode: an adult is modeling" : "patient mode: modeling ended", db)
+        return true
+    }
+
+    /// Shipped 2026-11-29. Never edit; add a new migration instead. In patient mode every tap named the
+    /// adult who opened it as its helper, so a goal of "taps made alone" could only move for a child with a
+    /// login of their own. The adult now says so, as for modeling (`session.alone`).
+    static func v2Alone(_ db: Database) throws {
+        try db.alter(table: "session") { $0.add(column: "alone", .boolean).notNull().defaults(to: false) }
+    }
+
+    /// Says whether the child taps alone in this patient-mode session. False (nothing changed) outside patient mode.
+    static func setAlone(_ on: Bool, sessionId: Int64, audit: AuditContext, _ db: Database) throws -> Bool {
+        try db.execute(sql: "UPDATE session SET alone = ? WHERE id = ? AND patientModeFor IS NOT NULL", arguments: [on, sessionId])
+        guard db.changesCount > 0 else { return false }
+        let patientId = try Int64.fetchOne(db, sql: "SELECT patientModeFor FROM session WHERE id = ?", arguments: [sessionId])
+        try audit.record(.update, "patient", patientId, on ? "patient mode: the child taps alone" : "patient mode: an adult helps", db)
         return true
     }
 
@@ -74,7 +92,35 @@ struct ModelingSwitch: Sendable, MustacheParent {
     }
 }
 
+/// The "no help" switch beside it: on, the child is tapping alone and the taps name no helper; off (the
+/// default), they name the adult who opened patient mode.
+struct AloneSwitch: Sendable, MustacheParent {
+    let isOn: Bool
+    let back: String
+    let url = AccountsEndpoints.switchAlone.path()
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "isOn": isOn
+        case "back": back
+        case "url": url
+        case "value": isOn ? "off" : "on"
+        default: nil
+        }
+    }
+}
+
 extension AccountsRoutes {
+    /// Says whether the child taps alone on this tablet's patient-mode session and goes back to the page.
+    @Sendable static func switchAlone(_ context: RequestContext, _ db: Database) throws -> Reply {
+        guard let sessionId = context.signedIn?.session.id else { throw AppError.forbidden }
+        let on = context.request.form["alone"] == "on"
+        guard on || context.request.form["alone"] == "off" else { throw AppError.badRequest }
+        _ = try PatientMode.setAlone(on, sessionId: sessionId, audit: context.audit, db)
+        return .redirect(to: safeNext(context.request.form["back"]) ?? Role.patient.homePath,
+                         flash: on ? "alone_flash_on" : "alone_flash_off")
+    }
+
     /// Turns modeling on or off for this tablet's patient-mode session and goes back to the page.
     @Sendable static func switchModeling(_ context: RequestContext, _ db: Database) throws -> Reply {
         guard let sessionId = context.signedIn?.session.id else { throw AppError.forbidden }

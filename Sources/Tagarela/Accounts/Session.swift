@@ -52,6 +52,8 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var patientModeFor: Int64?
     /// In patient mode: an adult is modeling, so taps are the adult's (`PatientMode.setModeling`).
     var modeling = false
+    /// In patient mode: the adult said the child is tapping alone, so taps name no helper (`PatientMode.setAlone`).
+    var alone = false
     var createdAt: Date
     var lastSeenAt: Date
     var expiresAt: Date
@@ -73,6 +75,7 @@ extension Session {
         csrfToken = try row.decode(forColumn: "csrfToken")
         patientModeFor = try row.decode(forColumn: "patientModeFor")
         modeling = try row.decode(forColumn: "modeling")
+        alone = try row.decode(forColumn: "alone")
         createdAt = try row.decode(forColumn: "createdAt")
         lastSeenAt = try row.decode(forColumn: "lastSeenAt")
         expiresAt = try row.decode(forColumn: "expiresAt")

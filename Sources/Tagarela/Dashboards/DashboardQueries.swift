@@ -170,9 +170,14 @@ enum DashboardQueries {
                    -- The last row of the patient's key: one step, where max(day) read every day of the patient.
                    (SELECT day FROM tapDay WHERE tapDay.patientId = p.userId ORDER BY day DESC LIMIT 1) AS lastBoardUse,
                    (SELECT max(takenOn) FROM evaluation e WHERE e.patientId = p.userId) AS lastEvaluation,
+                   -- A tutor's note on a goal is a note to read as much as an observation.
                    (SELECT count(*) FROM observation o WHERE o.patientId = p.userId AND o.authorRole = 'tutor'
                     AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened po
                                                 WHERE po.clinicianId = :clinician AND po.patientId = p.userId), :notesSince))
+                   + (SELECT count(*) FROM goal g JOIN goalNote n ON n.goalId = g.id
+                      WHERE g.patientId = p.userId AND n.authorRole = 'tutor'
+                      AND n.createdAt > coalesce((SELECT openedAt FROM patientOpened po
+                                                  WHERE po.clinicianId = :clinician AND po.patientId = p.userId), :notesSince))
                        AS newTutorNotes,
                    \(meals)
             FROM patient p JOIN user u ON u.id = p.userId

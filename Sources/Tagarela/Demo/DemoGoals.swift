@@ -115,7 +115,7 @@ enum DemoGoals {
                                                  startsOn: day(-30), endsOn: day(-2), reviewOn: day(-1)), aim: .above, cap: 100)
         if let closed = try goal(people.davi, by: ana, GoalInput(kind: .sentences, title: "Primeras frases de dos palabras", target: 1,
                                                                  startsOn: day(-60), endsOn: day(-31), minWords: 2), aim: nil) {
-            try Goals.setClosed(true, goalId: closed.id!, patientId: people.davi, audit: audit(ana), db)
+            try Goals.setClosed(.achieved, goalId: closed.id!, patientId: people.davi, audit: audit(ana), db)
         }
 
         // Elisa: nutrition with Nádia; her weights drift down.

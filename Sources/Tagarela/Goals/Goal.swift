@@ -54,6 +54,8 @@ enum GoalArea: String, Sendable, CaseIterable {
 }
 
 enum GoalDirection: String, Codable, Sendable, CaseIterable { case atLeast, atMost }
+/// Why a clinician closed a goal: it was achieved, or it was discontinued (changed plans, another goal…).
+enum GoalClosing: String, Codable, Sendable, CaseIterable { case achieved, discontinued }
 enum GameAggregate: String, Codable, Sendable, CaseIterable { case best, average }
 enum BodyMeasureKind: String, Codable, Sendable, CaseIterable { case percentFat, weight, perimeter }
 
@@ -87,6 +89,8 @@ struct Goal: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var createdAt: Date
     var updatedAt: Date
     var closedAt: Date?
+    /// Why the goal was closed (`GoalClosing`); nil while open, and for goals closed before reasons were asked.
+    var closedReason: String?
     /// Raised by every change: an edit made on an older version (another tab) is refused, not lost.
     var version: Int
 
@@ -162,6 +166,15 @@ struct GoalNote: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
 }
 
 enum GoalSchema {
+    /// Shipped 2026-11-29. Never edit; add a new migration instead. A closed goal says why: a goal met and
+    /// closed in a report's period is reported as achieved, not dropped.
+    static func v3ClosedReason(_ db: Database) throws {
+        try db.alter(table: "goal") { t in
+            t.add(column: "closedReason", .text).check(sql: "closedReason IN ('achieved','discontinued')")
+        }
+        try db.execute(sql: "CREATE INDEX goal_patient_closed ON goal(patientId, closedAt) WHERE closedAt IS NOT NULL")
+    }
+
     /// A category goal counts the taps of its category's symbols: found by index, not by a scan of every
     /// clinician's symbols. Shipped 2026-11. Never edit; add a new migration instead.
     static func v2SymbolsByCategory(_ db: Database) throws {

@@ -50,7 +50,7 @@ enum GoalWords {
         switch status {
         case .met, .onTrack: "badge"
         case .behind, .missed: "badge badge-danger"
-        case .notStarted: "badge badge-neutral"
+        case .notStarted, .early: "badge badge-neutral"
         }
     }
 }
@@ -70,6 +70,8 @@ struct GoalRow: PageModel {
     let period: String
     let review: String?
     let isClosed: Bool
+    /// "Closed: achieved" or "Closed: discontinued"; nil while open.
+    let closing: String?
     let url: String
 
     init(goal: Goal, progress: GoalProgress, names: GoalQueries.Names, context: RequestContext) {
@@ -87,6 +89,8 @@ struct GoalRow: PageModel {
         period = GoalWords.period(goal, format, t)
         review = goal.reviewOn.map { t("goal_review_on", ["date": format.longDate(iso: $0)]) }
         isClosed = goal.isClosed
+        closing = goal.isClosed ? goal.closedReason.flatMap(GoalClosing.init(rawValue:)).map { t["goal_closing_\($0.rawValue)"] }
+            ?? t["goal_closed_badge"] : nil
         url = GoalEndpoints.show.path(goal.patientId, goal.id!)
     }
 }
@@ -266,6 +270,9 @@ struct GoalPage: PageModel {
     let notes: [Note]
     let hasNotes: Bool
     let form: FormState
+    /// The measure week by week against the target (`GoalChart`); nil before two weeks were measured.
+    let historyChart: String?
+    let closingReasons: [SelectOption]
 
     init(_ detail: GoalQueries.Detail, actor: Actor, form: FormState, context: RequestContext) {
         let t = context.t, format = context.format
@@ -280,9 +287,12 @@ struct GoalPage: PageModel {
         noteURL = GoalEndpoints.addNote.path(patientId, id)
         isClinician = actor.role == .clinician
         events = detail.events.map { event in
-            let changes = (try? JSONDecoder().decode([Goals.Change].self, from: Data(event.changes.utf8))) ?? []
+            var changes = (try? JSONDecoder().decode([Goals.Change].self, from: Data(event.changes.utf8))) ?? []
+            // A closing's reason is part of its name: "Closed: achieved".
+            let reason = changes.first { $0.field == "closedReason" }.flatMap { GoalClosing(rawValue: $0.to) }
+            changes.removeAll { $0.field == "closedReason" }
             return Event(when: "\(format.shortDate(event.at)) \(format.time(event.at))", who: event.actorName,
-                         action: t["goal_event_\(event.action)"],
+                         action: reason.map { t["goal_closing_\($0.rawValue)"] } ?? t["goal_event_\(event.action)"],
                          changes: changes.map { change in
                              t("goal_change", ["field": t["goal_field_\(change.field)"],
                                                "from": change.from.isEmpty ? "—" : change.from, "to": change.to.isEmpty ? "—" : change.to])
@@ -294,6 +304,10 @@ struct GoalPage: PageModel {
         }
         hasNotes = !notes.isEmpty
         self.form = form
+        historyChart = GoalChart.svg(goal, history: detail.history, t, format)
+        closingReasons = GoalClosing.allCases.map {
+            SelectOption(value: $0.rawValue, label: t["goal_close_as_\($0.rawValue)"], isSelected: false)
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import GRDB
 
 /// A goal's state, computed from the record each time it is shown and never stored.
 enum GoalStatus: String, Codable, Sendable, CaseIterable {
-    case notStarted, onTrack, behind, met, missed
+    /// `early`: in the goal's first week (`GoalRules.graceDays`), something measured, the target not reached yet.
+    case notStarted, early, onTrack, behind, met, missed
 }
 
 /// One goal as the patient's overview, the clinician's worklist and the progress report see it:
@@ -55,11 +56,15 @@ enum GoalQueries {
 
     /// How many goals are behind, by patient, among the patients `actor` may see; patients with none are
     /// absent. Only open goals whose period runs today are measured: before its first day a goal is not
-    /// started, after its last it is met or missed, never behind.
+    /// started, after its last it is met or missed, never behind. Only the kinds of goal the actor's
+    /// specialties set count (`GoalAccess.mayManage`): a nutritionist is not told of speech goals.
     static func behindCounts(visibleTo actor: Actor, today: String, timeZone: TimeZone, _ db: Database) throws -> [Int64: Int] {
         let visible = PatientScope.condition(on: "patientId", visibleTo: actor)
+        // The kinds are the enum's own names, written into the text: one statement per set of specialties.
+        let kinds = GoalKind.allCases.filter { GoalAccess.mayManage($0, actor) }.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        guard !kinds.isEmpty else { return [:] }
         let goals = try Goal.fetchAll(db, SQLRequest(sql: """
-            SELECT * FROM goal WHERE closedAt IS NULL AND startsOn <= ? AND endsOn >= ? AND \(visible.sql)
+            SELECT * FROM goal WHERE closedAt IS NULL AND startsOn <= ? AND endsOn >= ? AND kind IN (\(kinds)) AND \(visible.sql)
             """, arguments: [today, today] + visible.arguments, cached: true))
         var counts: [Int64: Int] = [:]
         for progress in try measure(goals, today: today, timeZone: timeZone, db).values where progress.status == .behind {
@@ -92,6 +97,22 @@ enum GoalQueries {
         for goal in goals {
             let value = values[goal.id!]
             result[goal.id!] = progress(of: goal, measured: value?.measured ?? nil, baseline: value?.baseline ?? nil, today: today)
+        }
+        return result
+    }
+
+    /// Each goal's measure on each of `days` from its first day on: what the record measured as of that day
+    /// (a weekly goal's 7 days ending there, a period goal's days up to it, a body measure's latest reading
+    /// by then). One `measure` per day for all the goals at once.
+    static func history(of goals: [Goal], days: [String], timeZone: TimeZone? = nil,
+                        _ db: Database) throws -> [Int64: [(day: String, measured: Double?)]] {
+        var result: [Int64: [(day: String, measured: Double?)]] = [:]
+        for day in days {
+            let running = goals.filter { $0.startsOn <= day }
+            guard !running.isEmpty else { continue }
+            for (id, progress) in try measure(running, today: day, timeZone: timeZone, db) {
+                result[id, default: []].append((day, progress.measured))
+            }
         }
         return result
     }
@@ -146,7 +167,6 @@ enum GoalQueries {
 
     private static func weekly(_ kind: GoalKind, _ goals: [Goal], today: String, zone: TimeZone, _ db: Database) throws -> [Int64: Double?] {
         let windows = windows(goals, today: today, zone: zone, weekly: true)
-        let days = Dictionary(uniqueKeysWithValues: windows.map { ($0.goal.id!, GoalRules.days(from: $0.days.lowerBound, to: $0.days.upperBound)) })
         let select: String
         let param: (Goal) -> DatabaseValueConvertible?
         switch kind {
@@ -179,14 +199,14 @@ enum GoalQueries {
             select = """
                 SELECT w.goalId, count(s.id), 0 FROM w
                 LEFT JOIN sentence s ON s.patientId = w.patientId AND s.at >= w.fromAt AND s.at < w.untilAt AND s.wordCount >= w.param
+                     AND s.modeling = 0
                 GROUP BY w.goalId
                 """
         }
         var result: [Int64: Double?] = [:]
         for row in try rows(windows, param: param, select, db) {
             let id: Int64 = row[0], count: Int = row[1], total: Int = row[2]
-            result[id] = kind == .independentTaps ? GoalRules.percent(count, of: total)
-                : GoalRules.weeklyRate(count: count, days: days[id] ?? 7)
+            result[id] = kind == .independentTaps ? GoalRules.percent(count, of: total) : Double(count)
         }
         return result
     }

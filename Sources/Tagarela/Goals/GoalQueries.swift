@@ -42,6 +42,8 @@ extension GoalQueries {
         let events: [GoalEvent]
         /// The notes the reader may see: clinicians see every note; tutors the tutors' notes only.
         let notes: [GoalNote]
+        /// The measure week by week (`GoalChart.days`), oldest first.
+        let history: [(day: String, measured: Double?)]
     }
 
     /// One goal of a patient the actor may see; a goal of another patient is not found.
@@ -55,8 +57,10 @@ extension GoalQueries {
         var notes = GoalNote.filter(Column("goalId") == goalId)
         if actor.role != .clinician { notes = notes.filter(Column("isPrivate") == false) }
         let progress = try measure([goal], today: today, timeZone: timeZone, db)[goalId]!
+        let history = try GoalQueries.history(of: [goal], days: GoalChart.days(of: goal, today: today, timeZone: timeZone),
+                                              timeZone: timeZone, db)[goalId] ?? []
         return Detail(person: person, goal: goal, progress: progress, names: try names([goal], db), events: events,
-                      notes: try notes.order(Column("createdAt").desc, Column("id").desc).fetchAll(db))
+                      notes: try notes.order(Column("createdAt").desc, Column("id").desc).fetchAll(db), history: history)
     }
 
     /// The goal being edited, with the patient; not found outside the actor's patients.

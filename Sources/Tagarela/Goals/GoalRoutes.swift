@@ -125,20 +125,26 @@ enum GoalRoutes {
         try goalPage(context, patientId: patientId, goalId: goalId, form: FormState(), db)
     }
 
+    /// Closes a goal for the reason the clinician chose; without one the page asks for it and nothing changes.
     @Sendable static func close(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ goalId: Int64) throws -> Reply {
-        try setClosed(true, context, db, patientId, goalId)
-    }
-
-    @Sendable static func reopen(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ goalId: Int64) throws -> Reply {
-        try setClosed(false, context, db, patientId, goalId)
-    }
-
-    static func setClosed(_ closed: Bool, _ context: RequestContext, _ db: Database, _ patientId: Int64, _ goalId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let (_, goal) = try GoalQueries.goal(goalId, patientId: patientId, visibleTo: actor, db)
         _ = try requireManager(of: goal.goalKind, context)
-        try Goals.setClosed(closed, goalId: goalId, patientId: patientId, audit: context.audit, db)
-        return .redirect(to: GoalEndpoints.show.path(patientId, goalId), flash: closed ? "goal_closed" : "goal_reopened")
+        guard let reason = GoalClosing(rawValue: context.request.form["reason"] ?? "") else {
+            var form = FormState()
+            form.fail("reason", context.t["goal_close_reason_required"])
+            return try goalPage(context, patientId: patientId, goalId: goalId, form: form, status: .unprocessableContent, db)
+        }
+        try Goals.setClosed(reason, goalId: goalId, patientId: patientId, audit: context.audit, db)
+        return .redirect(to: GoalEndpoints.show.path(patientId, goalId), flash: "goal_closed")
+    }
+
+    @Sendable static func reopen(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ goalId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        let (_, goal) = try GoalQueries.goal(goalId, patientId: patientId, visibleTo: actor, db)
+        _ = try requireManager(of: goal.goalKind, context)
+        try Goals.setClosed(nil, goalId: goalId, patientId: patientId, audit: context.audit, db)
+        return .redirect(to: GoalEndpoints.show.path(patientId, goalId), flash: "goal_reopened")
     }
 
     @Sendable static func addNote(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ goalId: Int64) throws -> Reply {

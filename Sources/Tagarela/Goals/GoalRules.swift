@@ -21,7 +21,8 @@ enum GoalRules {
         case reach
     }
 
-    /// The first days of a goal are a grace period: nothing measured yet is "not started", not "behind".
+    /// The first days of a goal are a grace period: nothing measured yet is "not started", something
+    /// measured short of the target is "early days", never "behind".
     static let graceDays = 7
 
     enum Phase: Sendable, Equatable {
@@ -87,13 +88,16 @@ enum GoalRules {
         return Date(timeIntervalSince1970: high)
     }
 
-    // MARK: - Measures
-
-    /// A count over `days` days as a rate per week: a goal that began 3 days ago is not held to 7 days.
-    static func weeklyRate(count: Int, days: Int) -> Double {
-        guard days > 0 else { return 0 }
-        return days >= 7 ? Double(count) : Double(count) * 7 / Double(days)
+    /// The days a goal's history is drawn at, oldest first: `last`, then back by whole weeks (more than one
+    /// when the span is long, so that at most `points` are drawn) while on or after `first`.
+    static func historyDays(from first: String, to last: String, points: Int = 13) -> [String] {
+        let span = days(from: first, to: last)
+        guard span > 0 else { return [] }
+        let weeks = max(1, Int((Double(span) / 7 / Double(max(points - 1, 1))).rounded(.up)))
+        return stride(from: 0, to: span, by: 7 * weeks).map { ISODate.adding(-$0, to: last) }.reversed()
     }
+
+    // MARK: - Measures
 
     /// `part` of `whole` in %, or nil when there is nothing to divide.
     static func percent(_ part: Int, of whole: Int) -> Double? {
@@ -161,18 +165,21 @@ enum GoalRules {
             guard let measured else { return .missed }
             return reaches(measured, target, direction) ? .met : .missed
         case (.weekly, .during(let elapsed, _)):
+            // A week's count is what the week holds, never scaled up: the first day's 2 taps are 2, not 14.
             if let measured, reaches(measured, target, direction) { return .onTrack }
-            if elapsed <= graceDays, (measured ?? 0) == 0 { return .notStarted }
+            if elapsed <= graceDays { return (measured ?? 0) == 0 ? .notStarted : .early }
             return .behind
         case (.average, .during(let elapsed, _)):
             guard let measured else { return elapsed <= graceDays ? .notStarted : .behind }
-            return reaches(measured, target, direction) ? .onTrack : .behind
+            if reaches(measured, target, direction) { return .onTrack }
+            return elapsed <= graceDays ? .early : .behind
         case (.reach, .during(let elapsed, let total)):
             guard let measured else { return .notStarted }
             if reaches(measured, target, direction) { return .met }
             let start = baseline ?? 0
             let expected = start + (target - start) * Double(elapsed) / Double(max(total, 1))
-            return reaches(measured, expected, direction) ? .onTrack : .behind
+            if reaches(measured, expected, direction) { return .onTrack }
+            return elapsed <= graceDays ? .early : .behind
         }
     }
 

@@ -59,17 +59,22 @@ enum Goals {
     }
 
     /// Closes an open goal, or reopens a closed one; a goal already in that state is left as it is.
-    static func setClosed(_ closed: Bool, goalId: Int64, patientId: Int64, audit: AuditContext, _ db: Database) throws {
+    /// Closes the goal for `reason`, or reopens it (`reason` nil). Closing a closed goal, or reopening an open
+    /// one (a second tab, a double tap), changes nothing.
+    static func setClosed(_ reason: GoalClosing?, goalId: Int64, patientId: Int64, audit: AuditContext, _ db: Database) throws {
         guard var goal = try Goal.filter(key: goalId).filter(Goal.Columns.patientId == patientId).fetchOne(db) else {
             throw AppError.notFound
         }
+        let closed = reason != nil
         guard goal.isClosed != closed else { return }
         goal.closedAt = closed ? audit.now : nil
+        goal.closedReason = reason?.rawValue
         goal.updatedAt = audit.now
         goal.version += 1
         try goal.update(db)
-        try event(closed ? .close : .reopen, goal: goalId, changes: [], audit: audit, db)
-        try audit.record(.update, "goal", goalId, closed ? "closed" : "reopened", db)
+        try event(closed ? .close : .reopen, goal: goalId,
+                  changes: reason.map { [Change(field: "closedReason", from: "", to: $0.rawValue)] } ?? [], audit: audit, db)
+        try audit.record(.update, "goal", goalId, reason.map { "closed: \($0.rawValue)" } ?? "reopened", db)
     }
 
     /// A note on a goal: a clinician's is private to the clinicians, a tutor's is shared with them.

@@ -46,7 +46,7 @@ enum OBFRoutes {
 
     @Sendable static func usageLog(_ context: RequestContext, _ db: Database, _ patientId: Int64)
         throws -> Step<(UsageRoutes.Filter, OBFQueries.UsageLog)> {
-        let filter = UsageRoutes.Filter(context.request.query, context: context)
+        let filter = UsageRoutes.Filter(context.request.query, context: context, unnamed: .both)
         return .next((filter, try OBFQueries.usageLog(patientId: patientId, visibleTo: context.requireActor(), filter,
                                                       timeZone: context.configuration.timeZone, audit: context.audit, db)))
     }

@@ -32,6 +32,10 @@ enum Migrations {
         migrator.registerMigration("2026-11 records: changes counted per patient", migrate: PatientChanges.v1)
         migrator.registerMigration("2026-11 capacity: taps per day in all, first use of each symbol", migrate: TapDays.v3DayTotalsAndFirstUse)
         migrator.registerMigration("2026-11 boards: a version per grid, kept by triggers", migrate: GridVersions.v1)
+        migrator.registerMigration("2026-11 records: taps per day count the child's own", migrate: TapDays.v4OwnTapsOnly)
+        migrator.registerMigration("2026-11 records: the child taps alone in patient mode", migrate: PatientMode.v2Alone)
+        migrator.registerMigration("2026-11 records: a tutor's goal note is news for the worklist", migrate: PatientChanges.v2GoalNotes)
+        migrator.registerMigration("2026-11 goals: why a goal was closed", migrate: GoalSchema.v3ClosedReason)
         return migrator
     }
 }

@@ -229,6 +229,7 @@ struct PageChrome: Sendable, MustacheParent {
         case "isPatientMode": isPatientMode
         case "isModeling": isModeling
         case "modelingSwitch": modelingSwitch
+        case "aloneSwitch": aloneSwitch
         case "flash": flash.map(MustacheText.init)
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
@@ -267,6 +268,8 @@ struct PageChrome: Sendable, MustacheParent {
     /// In patient mode: whether an adult is modeling, and where the switch posts (with this page to come back to).
     var isModeling = false
     var modelingSwitch: ModelingSwitch?
+    /// In patient mode: whether the child taps alone (no helper on the taps).
+    var aloneSwitch: AloneSwitch?
     var flash: String?
     /// A patient's page (or patient mode): the service worker keeps this patient's boards for offline use.
     var keepsBoardsOffline = false
@@ -284,6 +287,7 @@ struct PageChrome: Sendable, MustacheParent {
         isPatientMode = context.actor?.isPatientMode ?? false
         isModeling = isPatientMode && context.signedIn?.session.modeling == true
         modelingSwitch = isPatientMode ? ModelingSwitch(isOn: isModeling, back: context.request.path) : nil
+        aloneSwitch = isPatientMode ? AloneSwitch(isOn: context.signedIn?.session.alone == true, back: context.request.path) : nil
         self.flash = flash
         // Only the pages that play from the boards ask the worker to keep them: the sync is heavy,
         // and the games or the meal check-in have nothing to keep.

@@ -42,6 +42,8 @@ struct PatientOverview: PageModel {
         let author: String
         let body: String
         let isPrivate: Bool
+        /// "On the goal …", for a note written on a goal.
+        let goal: String?
     }
 
     let showsCommunication: Bool
@@ -107,8 +109,9 @@ struct PatientOverview: PageModel {
         }
         self.body = body
         showsNotes = sections.speech && !record.notes.isEmpty
-        notes = showsNotes ? record.notes.map {
-            Note(date: format.shortDate(iso: $0.observedOn), author: $0.authorName, body: $0.body, isPrivate: $0.isPrivate)
+        notes = showsNotes ? record.notes.map { note in
+            Note(date: format.shortDate(iso: note.day), author: note.authorName, body: note.body, isPrivate: note.isPrivate,
+                 goal: note.goal.map { t("overview_note_on_goal", ["goal": $0]) })
         } : []
         hasGoals = !record.goals.isEmpty
         goals = record.goals.map { Self.goal($0, t, format) }
@@ -162,11 +165,11 @@ struct PatientOverview: PageModel {
         let unit = t[goal.unitKey]
         let target = format.decimal(goal.target, fractionDigits: goal.target == goal.target.rounded() ? 0 : 1)
         let measure: String
-        var percent = 0
+        // The goal's own rule (`GoalRules.fraction`), as on the goal's page: "at most 76 kg" from 82 is not full at 80.4.
+        let percent = Int((goal.fraction * 100).rounded())
         if let measured = goal.measured {
             measure = t("overview_goal_measure", ["measured": format.decimal(measured, fractionDigits: measured == measured.rounded() ? 0 : 1),
                                                   "target": target, "unit": unit])
-            if goal.target > 0 { percent = Int((min(max(measured / goal.target, 0), 1) * 100).rounded()) }
         } else {
             measure = t("overview_goal_unmeasured", ["target": target, "unit": unit])
         }

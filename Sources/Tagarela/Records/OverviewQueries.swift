@@ -39,6 +39,23 @@ enum OverviewQueries {
         let count: Int
     }
 
+    /// A note of the record: an observation, or a note on one of the goals (`goal` names it).
+    struct Note: Sendable, Equatable {
+        /// The clinic's day it was written for (an observation's date; a goal note's day of writing).
+        let day: String
+        let authorName: String
+        let body: String
+        let isPrivate: Bool
+        let goal: String?
+        let createdAt: Date
+    }
+
+    /// Who a report is for, which decides the notes it prints: a family or a school reads no note a
+    /// clinician marked private; the clinical team reads every note the reader may read.
+    enum Audience: String, Sendable, CaseIterable {
+        case family, clinical
+    }
+
     /// The period `from`…`to` (ISO days, inclusive) of one patient; "recently" is from `recentFrom`.
     struct Record: Sendable {
         let from: String
@@ -61,14 +78,14 @@ enum OverviewQueries {
         var weights: [WeightEntry] = []
         /// The latest two evaluations, latest first.
         var evaluations: [Evaluation] = []
-        var notes: [Observation] = []
+        var notes: [Note] = []
         var goals: [GoalProgress] = []
     }
 
     /// The record of `patient` (already found in the actor's scope) for `from`…`to`. `noteLimit`:
     /// the latest notes whatever their date (overview); nil: the notes of the period (report).
     static func record(_ patient: Patient, for actor: Actor, from: String, to: String, recentFrom: String,
-                       timeZone: TimeZone, now: Date, noteLimit: Int?, _ db: Database) throws -> Record {
+                       timeZone: TimeZone, now: Date, noteLimit: Int?, audience: Audience = .clinical, _ db: Database) throws -> Record {
         let id = patient.userId
         let sections = Sections(actor)
         var record = Record(from: from, to: to)
@@ -80,7 +97,7 @@ enum OverviewQueries {
         record.goals = try GoalQueries.progress(ofPatients: [id], today: to, timeZone: timeZone, db)[id] ?? []
         if sections.speech {
             try readBoards(id, into: &record, recentFrom: recentFrom, timeZone: timeZone, now: now, db)
-            try readNotes(id, for: actor, limit: noteLimit, into: &record, db)
+            try readNotes(id, for: actor, limit: noteLimit, audience: audience, timeZone: timeZone, into: &record, db)
         }
         if sections.nutrition {
             record.hasMeals = try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM meal WHERE patientId = ?)"),
@@ -119,7 +136,7 @@ enum OverviewQueries {
         let offset = timeZone.secondsFromGMT(for: now)
         for row in try Row.fetchAll(db.cachedStatement(sql: """
             SELECT date(at, ? || ' seconds') AS day, count(*), max(wordCount) FROM sentence
-            WHERE patientId = ? AND at >= ? AND at < ? GROUP BY day
+            WHERE patientId = ? AND at >= ? AND at < ? AND modeling = 0 GROUP BY day
             """), arguments: [offset, id, start, end]) {
             record.sentences[row[0]] = row[1]
             record.longestSentence = max(record.longestSentence ?? 0, row[2] as Int)
@@ -150,27 +167,73 @@ enum OverviewQueries {
             """), arguments: [id, from, to]).map { Word(name: $0[0], count: $0[1]) }
     }
 
-    /// The notes the actor may read (as `Observations.visible`): a tutor their own, a clinician all.
-    private static func readNotes(_ id: Int64, for actor: Actor, limit: Int?, into record: inout Record, _ db: Database) throws {
-        // Four texts at most, each prepared once per connection.
-        var sql = "SELECT * FROM observation WHERE patientId = ?"
+    /// The notes the actor may read, latest first: observations as `Observations.visible` (a tutor their
+    /// own, a clinician all) and notes on goals as the goal's page shows them (a tutor every note not
+    /// private, a clinician all). A family's report leaves out every private note whoever reads it.
+    private static func readNotes(_ id: Int64, for actor: Actor, limit: Int?, audience: Audience, timeZone: TimeZone,
+                                  into record: inout Record, _ db: Database) throws {
+        // A handful of texts, each prepared once per connection.
+        var observations = "SELECT * FROM observation WHERE patientId = ?"
         var arguments: StatementArguments = [id]
         if actor.role == .tutor {
-            sql += " AND authorId = ?"
+            observations += " AND authorId = ?"
             arguments += [actor.userId]
         }
+        if audience == .family { observations += " AND NOT isPrivate" }
         if let limit {
-            sql += " ORDER BY observedOn DESC, id DESC LIMIT ?"
+            observations += " ORDER BY observedOn DESC, id DESC LIMIT ?"
             arguments += [limit]
         } else {
-            sql += " AND observedOn >= ? AND observedOn <= ? ORDER BY observedOn DESC, id DESC"
+            observations += " AND observedOn >= ? AND observedOn <= ? ORDER BY observedOn DESC, id DESC"
             arguments += [record.from, record.to]
         }
-        record.notes = try Observation.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        var notes = try Observation.fetchAll(db.cachedStatement(sql: observations), arguments: arguments).map {
+            Note(day: $0.observedOn, authorName: $0.authorName, body: $0.body, isPrivate: $0.isPrivate, goal: nil, createdAt: $0.createdAt)
+        }
+        var onGoals = """
+            SELECT n.*, g.title FROM goalNote n JOIN goal g ON g.id = n.goalId WHERE g.patientId = ?
+            \(actor.role == .clinician && audience == .clinical ? "" : "AND NOT n.isPrivate")
+            """
+        var goalArguments: StatementArguments = [id]
+        if limit == nil {
+            let instants = GoalRules.instants(of: record.from...record.to, timeZone: timeZone)
+            onGoals += " AND n.createdAt >= ? AND n.createdAt < ?"
+            goalArguments += [instants.from, instants.until]
+        }
+        onGoals += " ORDER BY n.createdAt DESC, n.id DESC"
+        if let limit {
+            onGoals += " LIMIT ?"
+            goalArguments += [limit]
+        }
+        for row in try Row.fetchAll(db.cachedStatement(sql: onGoals), arguments: goalArguments) {
+            let note = try GoalNote(row: row)
+            notes.append(Note(day: ISODate.string(note.createdAt, timeZone: timeZone), authorName: note.authorName, body: note.body,
+                              isPrivate: note.isPrivate, goal: row["title"], createdAt: note.createdAt))
+        }
+        notes.sort { ($0.day, $0.createdAt) > ($1.day, $1.createdAt) }
+        record.notes = limit.map { Array(notes.prefix($0)) } ?? notes
     }
 }
 
 extension OverviewQueries {
+    /// One goal of a report: open, or closed in the report's period (measured as of its closing), with its
+    /// measure week by week.
+    struct ReportGoal: Sendable {
+        let goal: Goal
+        let progress: GoalProgress
+        let history: [(day: String, measured: Double?)]
+    }
+
+    /// What a report adds to the record: its goals with their history, and every weight of the period
+    /// (weighings and evaluations, oldest first) with the last one before it.
+    struct Report: Sendable {
+        let person: PeopleQueries.Person
+        let record: Record
+        let goals: [ReportGoal]
+        let weights: [(day: String, grams: Int)]
+        let weightBefore: (day: String, grams: Int)?
+    }
+
     /// The patient page: the person, their tutors and the overview of the last 30 days, and whether a
     /// clinician's opening must be remembered (`RecordVisits`) so the worklist knows which tutor notes are new.
     static func patientPage(_ id: Int64, visibleTo actor: Actor, today: String, timeZone: TimeZone, now: Date,
@@ -186,12 +249,46 @@ extension OverviewQueries {
 
     /// The progress report of `from`…`to`: the record of the period and the person. Opening it is an
     /// export of health data, so it is audited here, in the same access.
-    static func report(_ id: Int64, visibleTo actor: Actor, from: String, to: String, timeZone: TimeZone, now: Date,
-                       audit: AuditContext, _ db: Database) throws -> (person: PeopleQueries.Person, record: Record) {
+    static func report(_ id: Int64, visibleTo actor: Actor, from: String, to: String, audience: Audience, timeZone: TimeZone,
+                       now: Date, audit: AuditContext, _ db: Database) throws -> Report {
         let person = try PeopleQueries.person(id, visibleTo: actor, db)
+        let patientId = person.patient.userId
         let record = try record(person.patient, for: actor, from: from, to: to, recentFrom: ISODate.adding(-6, to: to),
-                                timeZone: timeZone, now: now, noteLimit: nil, db)
-        try audit.record(.export, "patient", person.patient.userId, "progress report \(from)…\(to)", db)
-        return (person, record)
+                                timeZone: timeZone, now: now, noteLimit: nil, audience: audience, db)
+        // The goals open now, and those closed in the period: a goal met and closed is the period's news.
+        let period = GoalRules.instants(of: from...to, timeZone: timeZone)
+        let goals = try Goal.fetchAll(db, sql: """
+            SELECT * FROM goal WHERE patientId = ? AND (closedAt IS NULL OR (closedAt >= ? AND closedAt < ?))
+            ORDER BY closedAt IS NOT NULL, endsOn, id
+            """, arguments: [patientId, period.from, period.until])
+        var progress = try GoalQueries.measure(goals.filter { !$0.isClosed }, today: to, timeZone: timeZone, db)
+        for goal in goals where goal.isClosed {
+            let closedOn = min(to, ISODate.string(goal.closedAt!, timeZone: timeZone))
+            progress.merge(try GoalQueries.measure([goal], today: closedOn, timeZone: timeZone, db)) { $1 }
+        }
+        var days = Set<String>()
+        var daysOf: [Int64: [String]] = [:]
+        for goal in goals {
+            daysOf[goal.id!] = GoalChart.days(of: goal, today: to, timeZone: timeZone)
+            days.formUnion(daysOf[goal.id!]!)
+        }
+        let measured = try GoalQueries.history(of: goals, days: days.sorted(), timeZone: timeZone, db)
+        let reportGoals = goals.compactMap { goal -> ReportGoal? in
+            guard let progress = progress[goal.id!] else { return nil }
+            let wanted = Set(daysOf[goal.id!] ?? [])
+            return ReportGoal(goal: goal, progress: progress, history: (measured[goal.id!] ?? []).filter { wanted.contains($0.day) })
+        }
+        var weights: [(day: String, grams: Int)] = []
+        var before: (day: String, grams: Int)?
+        if OverviewQueries.Sections(actor).nutrition {
+            let readings = try Weights.entries(of: patientId, forClinician: true, db).map { (day: $0.measuredOn, grams: $0.grams) }
+                + Row.fetchAll(db, sql: "SELECT takenOn, weightGrams FROM evaluation WHERE patientId = ? AND takenOn <= ?",
+                               arguments: [patientId, to]).map { (day: $0[0] as String, grams: $0[1] as Int) }
+            let sorted = readings.sorted { $0.day < $1.day }
+            weights = sorted.filter { $0.day >= from && $0.day <= to }
+            before = sorted.last { $0.day < from }
+        }
+        try audit.record(.export, "patient", patientId, "progress report \(from)…\(to) for \(audience.rawValue)", db)
+        return Report(person: person, record: record, goals: reportGoals, weights: weights, weightBefore: before)
     }
 }

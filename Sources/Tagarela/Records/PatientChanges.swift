@@ -51,6 +51,21 @@ enum PatientChanges {
         try db.execute(sql: sql)
     }
 
+    /// Shipped 2026-11-29. Never edit; add a new migration instead. A tutor's note on a goal is news for
+    /// the worklist as an observation is: a note added or removed counts for the goal's patient.
+    static func v2GoalNotes(_ db: Database) throws {
+        let count = { (goal: String) in
+            """
+            INSERT INTO patientChange (patientId, seq) SELECT patientId, 1 FROM goal WHERE id = \(goal)
+            ON CONFLICT (patientId) DO UPDATE SET seq = seq + 1;
+            """
+        }
+        try db.execute(sql: """
+            CREATE TRIGGER patientChange_goalNote_insert AFTER INSERT ON goalNote BEGIN \(count("NEW.goalId")) END;
+            CREATE TRIGGER patientChange_goalNote_delete AFTER DELETE ON goalNote BEGIN \(count("OLD.goalId")) END;
+            """)
+    }
+
     /// Each patient `actor` may see, with their number of changes.
     static func counts(visibleTo actor: Actor, _ db: Database) throws -> [(patientId: Int64, seq: Int64)] {
         let visible = PatientScope.condition(on: "p.userId", visibleTo: actor)

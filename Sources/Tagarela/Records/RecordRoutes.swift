@@ -17,10 +17,11 @@ enum RecordRoutes {
         var form = FormState(values: ["from": context.request.query["from"] ?? "", "to": context.request.query["to"] ?? ""])
         let period = ReportPeriod.read(from: form["from"], to: form["to"], today: today)
         if let problem = period.problem { form.fail(problem.field, context.t["report_progress_error_\(problem.rawValue)"]) }
-        let report = try OverviewQueries.report(id, visibleTo: actor, from: period.from, to: period.to, timeZone: zone,
-                                                now: context.now, audit: context.audit, db)
+        let audience = ReportPage.audience(asked: context.request.query["audience"], by: actor)
+        let report = try OverviewQueries.report(id, visibleTo: actor, from: period.from, to: period.to, audience: audience,
+                                                timeZone: zone, now: context.now, audit: context.audit, db)
         return .page("records/report", title: "report_progress_title",
-                     ReportPage(report, period: period, form: form, actor: actor, context: context),
+                     ReportPage(report, period: period, audience: audience, form: form, actor: actor, context: context),
                      status: period.problem == nil ? .ok : .unprocessableContent)
     }
 }

@@ -50,10 +50,13 @@ enum RecordVisits {
             """).execute(arguments: [clinicianId, patientId, now])
     }
 
-    /// A tutor note of patient ?2 newer than clinician ?1's mark.
+    /// A tutor note (an observation or a note on a goal) of patient ?2 newer than clinician ?1's mark.
     private static let newsSQL = """
         SELECT 1 FROM observation o WHERE o.patientId = ?2 AND o.authorRole = 'tutor'
         AND o.createdAt > coalesce((SELECT openedAt FROM patientOpened WHERE clinicianId = ?1 AND patientId = ?2), '')
+        UNION ALL
+        SELECT 1 FROM goal g JOIN goalNote n ON n.goalId = g.id WHERE g.patientId = ?2 AND n.authorRole = 'tutor'
+        AND n.createdAt > coalesce((SELECT openedAt FROM patientOpened WHERE clinicianId = ?1 AND patientId = ?2), '')
         """
 
     /// When the clinician last opened the patient; nil: never.
