@@ -70,13 +70,21 @@ import Testing
         ("/patient-mode/exit", ["carla-mode": 200], 403),
         ("/patients/{Carla Costa}/nutrition", ["nadia": 200, "ana": 403], 403),
         ("/foods", ["nadia": 200], 403),
-        ("/patients/{Carla Costa}/goals", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404], 403),
-        ("/patients/{Davi Alves}/goals", ["ana": 200, "nadia": 404, "bruno": 404, "beatriz": 200], 403),
-        ("/patients/{Elisa Martins}/goals", ["ana": 404, "nadia": 200, "bruno": 404, "beatriz": 404], 403),
-        ("/patients/{Carla Costa}/goals/new", ["ana": 200, "nadia": 200], 403),
-        ("/patients/{Carla Costa}/goals/new?kind=adherence", ["ana": 403, "nadia": 200], 403),
-        ("/patients/{Davi Alves}/goals/new", ["ana": 200, "nadia": 404], 403),
+        // Trainers set body goals for their own clients (issue 51): anyone else's patient is not found.
+        ("/patients/{Carla Costa}/goals", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404, "dani": 404, "teo": 404], 403),
+        ("/patients/{Davi Alves}/goals", ["ana": 200, "nadia": 404, "bruno": 404, "beatriz": 200, "dani": 404, "teo": 404], 403),
+        ("/patients/{Elisa Martins}/goals", ["ana": 404, "nadia": 200, "bruno": 404, "beatriz": 404, "dani": 404, "teo": 404], 403),
+        ("/patients/{Fernanda Dias}/goals", ["ana": 404, "nadia": 404, "bruno": 404, "beatriz": 404, "dani": 200, "teo": 404], 403),
+        ("/patients/{Carla Costa}/goals/new", ["ana": 200, "nadia": 200, "dani": 404, "teo": 404], 403),
+        ("/patients/{Carla Costa}/goals/new?kind=adherence", ["ana": 403, "nadia": 200, "dani": 404, "teo": 404], 403),
+        ("/patients/{Davi Alves}/goals/new", ["ana": 200, "nadia": 404, "dani": 404, "teo": 404], 403),
+        ("/patients/{Fernanda Dias}/goals/new?kind=bodyMeasure", ["ana": 404, "nadia": 404, "dani": 200, "teo": 404], 403),
+        ("/patients/{Fernanda Dias}/goals/new?kind=sentences", ["ana": 404, "nadia": 404, "dani": 403, "teo": 404], 403),
         ("/my-goals", ["elisa": 200, "carla-mode": 200], 403),
+        ("/patients/{Carla Costa}/report", ["ana": 200, "nadia": 200, "bruno": 200, "beatriz": 404, "dani": 404, "teo": 404], 403),
+        ("/patients/{Fernanda Dias}/report", ["ana": 404, "nadia": 404, "bruno": 404, "beatriz": 404, "dani": 200, "teo": 404], 403),
+        // An adult's own report; a child in patient mode has none (the tutor prints it).
+        ("/my-report", ["elisa": 200], 403),
     ]
 
     @Test func everyRoleSeesOnlyItsPagesAndItsPeople() async throws {
@@ -133,7 +141,9 @@ import Testing
         ("beatriz", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
         ("elisa", "/patients/{Elisa Martins}/goals", Self.goal("adherence"), 403),
         ("carla-mode", "/patients/{Carla Costa}/goals", Self.goal("sentences"), 403),
-        ("dani", "/patients/{Carla Costa}/goals", Self.goal("adherence"), 403),
+        ("dani", "/patients/{Carla Costa}/goals", Self.goal("adherence"), 404),
+        ("dani", "/patients/{Fernanda Dias}/goals", Self.goal("sentences"), 403),
+        ("teo", "/patients/{Fernanda Dias}/goals", Self.goal("adherence"), 404),
     ]
 
     /// A goal form that would be stored if the request were allowed.

@@ -135,3 +135,51 @@ import Testing
         #expect(audited[1].hasSuffix(" for clinical"))
     }
 }
+
+/// The trainer and the adult patient are part of the record (issue 51): a trainer sets and follows body
+/// goals for their clients and prints their report; an adult patient reads and prints her own.
+@Suite struct RecordReadersTests {
+    static let en = [("Accept-Language", "en")]
+
+    @Test func aTrainerSetsBodyGoalsAndPrintsAClientsReport() async throws {
+        let test = try await TestApp()
+        let fernanda = try test.id(of: "Fernanda Dias")
+        let dani = try test.browser(loggedInAs: "dani")
+        let today = ISODate.string(test.clock.now, timeZone: test.app.configuration.timeZone)
+        let client = try dani.get("/clients/\(fernanda)", headers: Self.en).text
+        #expect(client.contains(#"href="/patients/\#(fernanda)/goals""#) && client.contains(#"href="/patients/\#(fernanda)/report""#))
+        let goal: [(String, String)] = [
+            ("kind", "bodyMeasure"), ("title", "Chegar a 60 kg"), ("measure", "weight"), ("target", "60"), ("direction", "atMost"),
+            ("startsOn", ISODate.adding(-10, to: today)), ("endsOn", ISODate.adding(50, to: today)), ("reviewOn", ISODate.adding(20, to: today)),
+        ]
+        #expect(try dani.post("/patients/\(fernanda)/goals", goal).status == 303)
+        #expect(try dani.post("/patients/\(fernanda)/goals", [("kind", "symbolTaps"), ("title", "Not mine")]).status == 403)
+        let list = try dani.get("/patients/\(fernanda)/goals", headers: Self.en)
+        #expect(list.status == 200 && list.text.contains("Chegar a 60 kg"))
+        let report = try dani.get("/patients/\(fernanda)/report", headers: Self.en)
+        #expect(report.status == 200)
+        #expect(report.text.contains("Chegar a 60 kg") && report.text.contains(#"id="body-title""#))
+        #expect(!report.text.contains(#"id="meals-title""#) && !report.text.contains(#"id="notes-title""#))
+        #expect(report.text.contains(#"href="/clients/\#(fernanda)""#), "back to the client, not to a clinician's page")
+        // Another trainer's client, and a patient who is nobody's client of Dani's: nothing.
+        let carla = try test.id(of: "Carla Costa")
+        #expect(try dani.get("/patients/\(carla)/report").status == 404)
+        #expect(try dani.get("/patients/\(carla)/goals").status == 404)
+    }
+
+    @Test func anAdultPatientReadsHerOwnReportAndAChildDoesNot() async throws {
+        let test = try await TestApp()
+        let elisa = try test.browser(loggedInAs: "elisa")
+        let home = try elisa.get("/patient", headers: Self.en).text
+        #expect(home.contains(#"href="/my-report""#))
+        let report = try elisa.get("/my-report", headers: Self.en)
+        #expect(report.status == 200)
+        #expect(report.text.contains("Progress report: Elisa Martins") && report.text.contains("For the family or the school"))
+        #expect(report.text.contains(#"id="goals-title""#))
+        #expect(report.text.contains(#"href="/patient""#))
+        #expect(try elisa.get("/patients/\(try test.id(of: "Elisa Martins"))/report").status == 403)
+        let child = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        #expect(!(try child.get("/patient").text.contains("/my-report")))
+        #expect(try child.get("/my-report").status == 403)
+    }
+}

@@ -175,6 +175,9 @@ struct ClientHistoryPage: PageModel {
     let newEvaluationURL: String
     let editClientURL: String
     let compareURL: String
+    /// The client's goals and progress report (issue 51: the trainer is part of the record).
+    let goalsURL: String
+    let reportURL: String
 
     init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
          _ t: Translator, _ format: LocalizedFormat) {
@@ -183,6 +186,8 @@ struct ClientHistoryPage: PageModel {
         newEvaluationURL = BodyCompositionEndpoints.newEvaluation.path(client.id)
         editClientURL = PeopleEndpoints.editClient.path(client.id)
         compareURL = BodyCompositionEndpoints.compare.path(client.id)
+        goalsURL = GoalEndpoints.list.path(client.id)
+        reportURL = RecordEndpoints.report.path(client.id)
         let status = Reevaluation.status(lastTakenOn: history.last?.evaluation.takenOn, intervalDays: reevaluationDays, today: today)
         reminder = Self.reminderText(status, t, format)
         reminderIsOverdue = status.status == .overdue

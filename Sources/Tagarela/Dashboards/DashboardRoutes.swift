@@ -37,6 +37,7 @@ enum DashboardRoutes {
         let data = try DashboardQueries.patient(actor, today: NutritionRoutes.today(context).date, context.t, db)
         var page = PatientDashboard(actor: actor, data: data.home, t: context.t)
         page.linkRequests = LinkRequestsSection(data.linkRequests, context.t)
+        page.reportURL = actor.isPatientMode ? nil : RecordEndpoints.mine.path()
         return .page("dashboards/patient", title: "dashboard_patient_title", page)
     }
 

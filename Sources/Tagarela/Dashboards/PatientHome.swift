@@ -105,6 +105,8 @@ struct PatientDashboard: PageModel {
     let hasPending: Bool
     let checkInURL = CheckInEndpoints.showCheckIn.path()
     let goalsURL = GoalEndpoints.mine.path()
+    /// An adult's own progress report, to read and print; nil in patient mode (a child's report is the tutor's).
+    var reportURL: String?
     /// Meal history and weight.
     let nutritionLinks: [Tile]
     // Stored, not computed: templates see a view model's stored properties only.

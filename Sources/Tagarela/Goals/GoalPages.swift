@@ -107,7 +107,7 @@ struct GoalListPage: PageModel {
     init(_ list: GoalQueries.List, actor: Actor, context: RequestContext) {
         let id = list.person.patient.userId
         patientName = list.person.user.displayName
-        patientURL = PeopleEndpoints.showPatient.path(id)
+        patientURL = actor.role == .trainer ? BodyCompositionEndpoints.showClient.path(id) : PeopleEndpoints.showPatient.path(id)
         let rows = list.goals.compactMap { goal in
             list.progress[goal.id!].map { GoalRow(goal: goal, progress: $0, names: list.names, context: context) }
         }
@@ -121,13 +121,22 @@ struct GoalListPage: PageModel {
 
 /// Which goals a person may set or change: a clinician, the kinds of their specialties.
 enum GoalAccess {
+    /// A clinician sets the areas of their specialties; a trainer body composition, their evaluations' measures.
     static func areas(of actor: Actor) -> [GoalArea] {
-        guard actor.role == .clinician else { return [] }
-        return GoalArea.allCases.filter { actor.specialties.contains($0.specialty) }
+        switch actor.role {
+        case .clinician: GoalArea.allCases.filter { actor.specialties.contains($0.specialty) }
+        case .trainer: [.bodyComposition]
+        default: []
+        }
     }
 
     static func mayManage(_ kind: GoalKind, _ actor: Actor) -> Bool {
-        actor.role == .clinician && actor.specialties.contains(kind.area.specialty)
+        areas(of: actor).contains(kind.area)
+    }
+
+    /// A trainer reads the goals of their own area only: a client's speech or meal goals are not theirs to see.
+    static func mayRead(_ kind: GoalKind, _ actor: Actor) -> Bool {
+        actor.role != .trainer || mayManage(kind, actor)
     }
 }
 
@@ -266,6 +275,8 @@ struct GoalPage: PageModel {
     let reopenURL: String
     let noteURL: String
     let isClinician: Bool
+    /// Clinicians and tutors write notes on goals; a trainer follows and sets theirs.
+    let writesNotes: Bool
     let events: [Event]
     let notes: [Note]
     let hasNotes: Bool
@@ -286,6 +297,7 @@ struct GoalPage: PageModel {
         reopenURL = GoalEndpoints.reopen.path(patientId, id)
         noteURL = GoalEndpoints.addNote.path(patientId, id)
         isClinician = actor.role == .clinician
+        writesNotes = actor.role == .clinician || actor.role == .tutor
         events = detail.events.map { event in
             var changes = (try? JSONDecoder().decode([Goals.Change].self, from: Data(event.changes.utf8))) ?? []
             // A closing's reason is part of its name: "Closed: achieved".

@@ -23,7 +23,7 @@ extension GoalQueries {
         let goals = try Goal.fetchAll(db, sql: """
             SELECT * FROM goal WHERE patientId = ?
             ORDER BY closedAt IS NOT NULL, CASE WHEN closedAt IS NULL THEN endsOn END, closedAt DESC, id
-            """, arguments: [person.patient.userId])
+            """, arguments: [person.patient.userId]).filter { GoalAccess.mayRead($0.goalKind, actor) }
         return List(person: person, goals: goals, progress: try measure(goals, today: today, timeZone: timeZone, db), names: try names(goals, db))
     }
 
@@ -50,7 +50,8 @@ extension GoalQueries {
     static func detail(goalId: Int64, patientId: Int64, visibleTo actor: Actor, today: String, timeZone: TimeZone,
                        _ db: Database) throws -> Detail {
         let person = try PeopleQueries.person(patientId, visibleTo: actor, db)
-        guard let goal = try Goal.filter(key: goalId).filter(Goal.Columns.patientId == person.patient.userId).fetchOne(db) else {
+        guard let goal = try Goal.filter(key: goalId).filter(Goal.Columns.patientId == person.patient.userId).fetchOne(db),
+              GoalAccess.mayRead(goal.goalKind, actor) else {
             throw AppError.notFound
         }
         let events = try GoalEvent.filter(Column("goalId") == goalId).order(Column("at").desc, Column("id").desc).fetchAll(db)

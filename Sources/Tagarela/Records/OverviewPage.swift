@@ -93,7 +93,7 @@ struct PatientOverview: PageModel {
         meals = showsMeals ? [Line(label: t["overview_last_7"], value: Self.adherence(week, t, format)),
                               Line(label: t["overview_last_30"], value: Self.adherence(month, t, format))] : []
         overdue = showsMeals && month.overdue > 0 ? t("overview_overdue", ["count": "\(month.overdue)"]) : nil
-        showsBody = sections.nutrition && (!record.weights.isEmpty || !record.evaluations.isEmpty)
+        showsBody = sections.body && (!record.weights.isEmpty || !record.evaluations.isEmpty)
         var body: [Line] = []
         if showsBody {
             if let latest = record.weights.first {

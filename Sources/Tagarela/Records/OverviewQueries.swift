@@ -6,19 +6,30 @@ import GRDB
 /// over an indexed range of this patient's rows; nothing is read per day or per symbol.
 enum OverviewQueries {
     /// Which parts of the record the actor may read: boards, games and notes for tutors and speech
-    /// therapists; meals, weights and evaluations for nutritionists.
+    /// therapists; meals, weights and evaluations for nutritionists; evaluations for trainers; all of
+    /// their own record (private notes aside) for an adult patient.
     struct Sections: Sendable, Equatable {
         let speech: Bool
+        /// Meals.
         let nutrition: Bool
+        /// Evaluations, and with `weighings` the weights the patient or the clinic entered.
+        let body: Bool
+        let weighings: Bool
 
         init(speech: Bool, nutrition: Bool) {
             self.speech = speech
             self.nutrition = nutrition
+            body = nutrition
+            weighings = nutrition
         }
 
         init(_ actor: Actor) {
-            speech = actor.role == .tutor || (actor.role == .clinician && actor.specialties.contains(.speech))
-            nutrition = actor.role == .clinician && actor.specialties.contains(.nutrition)
+            let nutritionist = actor.role == .clinician && actor.specialties.contains(.nutrition)
+            let own = actor.role == .patient
+            speech = actor.role == .tutor || (actor.role == .clinician && actor.specialties.contains(.speech)) || own
+            nutrition = nutritionist || own
+            body = nutritionist || own || actor.role == .trainer
+            weighings = nutritionist || own
         }
     }
 
@@ -110,7 +121,11 @@ enum OverviewQueries {
                     record.meals.append(.init(status: MealStatus(rawValue: row[0]) ?? .pending, date: row[1], time: row[2]))
                 }
             }
-            record.weights = Array(try Weights.entries(of: id, forClinician: true, db).suffix(2).reversed())
+        }
+        if sections.weighings {
+            record.weights = Array(try Weights.entries(of: id, forClinician: actor.role != .patient, db).suffix(2).reversed())
+        }
+        if sections.body {
             record.evaluations = try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT takenOn, weightGrams FROM evaluation WHERE patientId = ? AND takenOn <= ?
                 ORDER BY takenOn DESC, id DESC LIMIT 2
@@ -260,7 +275,7 @@ extension OverviewQueries {
         let goals = try Goal.fetchAll(db, sql: """
             SELECT * FROM goal WHERE patientId = ? AND (closedAt IS NULL OR (closedAt >= ? AND closedAt < ?))
             ORDER BY closedAt IS NOT NULL, endsOn, id
-            """, arguments: [patientId, period.from, period.until])
+            """, arguments: [patientId, period.from, period.until]).filter { GoalAccess.mayRead($0.goalKind, actor) }
         var progress = try GoalQueries.measure(goals.filter { !$0.isClosed }, today: to, timeZone: timeZone, db)
         for goal in goals where goal.isClosed {
             let closedOn = min(to, ISODate.string(goal.closedAt!, timeZone: timeZone))
@@ -280,10 +295,13 @@ extension OverviewQueries {
         }
         var weights: [(day: String, grams: Int)] = []
         var before: (day: String, grams: Int)?
-        if OverviewQueries.Sections(actor).nutrition {
-            let readings = try Weights.entries(of: patientId, forClinician: true, db).map { (day: $0.measuredOn, grams: $0.grams) }
-                + Row.fetchAll(db, sql: "SELECT takenOn, weightGrams FROM evaluation WHERE patientId = ? AND takenOn <= ?",
-                               arguments: [patientId, to]).map { (day: $0[0] as String, grams: $0[1] as Int) }
+        let sections = OverviewQueries.Sections(actor)
+        if sections.body {
+            let weighings = sections.weighings ? try Weights.entries(of: patientId, forClinician: actor.role != .patient, db) : []
+            let evaluations = try Row.fetchAll(db, sql: "SELECT takenOn, weightGrams FROM evaluation WHERE patientId = ? AND takenOn <= ?",
+                                               arguments: [patientId, to])
+            let readings = weighings.map { (day: $0.measuredOn, grams: $0.grams) }
+                + evaluations.map { (day: $0[0] as String, grams: $0[1] as Int) }
             let sorted = readings.sorted { $0.day < $1.day }
             weights = sorted.filter { $0.day >= from && $0.day <= to }
             before = sorted.last { $0.day < from }

@@ -8,6 +8,13 @@ enum RecordRoutes {
 
     static func add(to router: inout Router<Route>) {
         router.write(RecordEndpoints.report, report)
+        router.write(RecordEndpoints.mine, mine)
+    }
+
+    @Sendable static func mine(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let actor = try context.requireActor()
+        guard !actor.isPatientMode else { throw AppError.forbidden }
+        return try report(context, db, actor.userId)
     }
 
     @Sendable static func report(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {

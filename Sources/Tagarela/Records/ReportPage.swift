@@ -71,8 +71,17 @@ struct ReportPage: PageModel {
         // What was typed stays when it was refused; otherwise the period shown.
         if form.errors.isEmpty { shown.values = ["from": period.from, "to": period.to] }
         self.form = shown
-        actionURL = RecordEndpoints.report.path(id)
-        backURL = PeopleEndpoints.showPatient.path(id)
+        switch actor.role {
+        case .patient:
+            actionURL = RecordEndpoints.mine.path()
+            backURL = DashboardEndpoints.patient.path()
+        case .trainer:
+            actionURL = RecordEndpoints.report.path(id)
+            backURL = BodyCompositionEndpoints.showClient.path(id)
+        default:
+            actionURL = RecordEndpoints.report.path(id)
+            backURL = PeopleEndpoints.showPatient.path(id)
+        }
         goals = report.goals.map { goal in
             Goal(line: PatientOverview.goal(goal.progress, t, format),
                  closing: goal.goal.isClosed
@@ -112,7 +121,7 @@ struct ReportPage: PageModel {
         showsBody = overview.showsBody || !report.weights.isEmpty
         var body: [PatientOverview.Line] = []
         var bodyCharts: [String] = []
-        if sections.nutrition, let last = report.weights.last {
+        if sections.body, let last = report.weights.last {
             let first = report.weightBefore ?? report.weights.first!
             body.append(.init(label: t["report_progress_weight"],
                               value: PatientOverview.weight(grams: last.grams, on: last.day,
