@@ -367,7 +367,7 @@ import Testing
         let csv = try ana.get("/patients/\(carla)/usage.csv?from=2026-11-01&to=2026-11-30")
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
         let lines = csv.text.split(separator: "\r\n")
-        #expect(lines.first == "Quando,Plano,Símbolo,Com quem")
+        #expect(lines.first == "Quando,Plano,Símbolo,Com quem,Modelagem do adulto")
         #expect(lines.count > 50)
         let filtered = try ana.get("/patients/\(carla)/usage?from=2026-11-01&to=2026-11-30&assisted=\(try test.id(of: "bruno"))")
         #expect(!filtered.text.contains(">sozinho<"))

@@ -95,7 +95,8 @@ public enum DemoClinic {
                                     library: resources.pictograms, speech: resources.speech, t: resources.translator,
                                     spanishNames: resources.spanish)
             }
-            try DemoGoals.seed(db, .init(ana: ana, nadia: nadia, bruno: bruno, beatriz: beatriz, carla: carla, davi: davi, elisa: elisa), now: now)
+            try DemoGoals.seed(db, .init(ana: ana, nadia: nadia, bruno: bruno, beatriz: beatriz, carla: carla, davi: davi, elisa: elisa,
+                                         dani: dani, fernanda: fernanda, gustavo: gustavo), now: now)
             try db.execute(sql: "INSERT INTO setting (key, value, updatedAt) VALUES (?, ?, ?)",
                            arguments: [markerKey, ISO8601DateFormatter().string(from: now), now])
             return logins

@@ -9,6 +9,8 @@ enum DemoGoals {
     struct People {
         let ana: Int64, nadia: Int64, bruno: Int64, beatriz: Int64
         let carla: Int64, davi: Int64, elisa: Int64
+        /// The trainer and his two clients.
+        var dani: Int64? = nil, fernanda: Int64? = nil, gustavo: Int64? = nil
     }
 
     static func seed(_ db: Database, _ people: People, now: Date) throws {
@@ -136,6 +138,21 @@ enum DemoGoals {
         first.direction = .atMost
         if let met = try goal(people.elisa, by: nadia, first, aim: nil) {
             try Goals.addNote(goalId: met.id!, body: "Alcançada antes do prazo; manter o plano.", by: nadia, audit: audit(nadia), db)
+        }
+
+        // Dani's clients: a body goal each, from their latest evaluation.
+        if let daniId = people.dani, let fernanda = people.fernanda, let gustavo = people.gustavo {
+            let dani = try actor(daniId)
+            var fat = GoalInput(kind: .bodyMeasure, title: "Baixar a gordura corporal", target: 1, startsOn: day(-120), endsOn: day(60),
+                                reviewOn: day(30), measure: .percentFat)
+            fat.skinfoldProtocol = SkinfoldProtocol.jp7.rawValue
+            fat.direction = .atMost
+            fat.target = max(5, ((try measured(fat, patient: gustavo) ?? 20) - 1.5).rounded())
+            try goal(gustavo, by: dani, fat, aim: nil)
+            var weight = GoalInput(kind: .bodyMeasure, title: "Manter o peso abaixo de 62 kg", target: 62, startsOn: day(-90),
+                                   endsOn: day(90), reviewOn: day(30), measure: .weight)
+            weight.direction = .atMost
+            try goal(fernanda, by: dani, weight, aim: nil)
         }
     }
 }
