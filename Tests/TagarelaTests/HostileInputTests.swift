@@ -129,6 +129,8 @@ import Testing
         switch access {
         case .anyone: [nil]
         case .inPatientMode: ["bruno"]
+        case .ownAccount(let roles):
+            personas(for: .signedIn(roles))
         case .signedIn(let roles, let specialty):
             roles.sorted { $0.rawValue < $1.rawValue }.flatMap { role -> [String?] in
                 switch role {

@@ -183,3 +183,52 @@ import Testing
         #expect(try child.get("/my-report").status == 403)
     }
 }
+
+/// A child holding the tutor's tablet gives no consent and changes no setting (issue 49, item 1): every
+/// route that changes a consent, a setting or an account refuses patient mode and changes nothing, and no
+/// other route a child's session may post to is added without being named here.
+@Suite struct PatientModeConsentTests {
+    /// What a child's session may post: taps and sentences, games, meal answers and weights, and the adult's
+    /// own switches and exit. Everything else that admits a patient must be `.ownAccount`.
+    static let childActions: Set<String> = [
+        "/taps", "/educat/results", "/educat/answers", "/meals/:meal/answer", "/measurements", "/measurements/import",
+        "/patient-mode/exit", "/patient-mode/modeling", "/patient-mode/alone",
+    ]
+
+    @Test func aChildsSessionPostsOnlyWhatAChildDoes() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let child = Actor(user: try test.read { try User.fetchOne($0, key: carla)! }, supervisorId: try test.id(of: "bruno"))
+        var posts = Set<String>()
+        for route in test.app.router.patterns where route.method == .post {
+            guard case .found(let handler, _) = test.app.router.match(route.method, HostileInputTests.path(route.pattern, [:])) else { continue }
+            // Public routes (logging in, an invitation) are the same for anyone, signed in or not.
+            if case .anyone = handler.access { continue }
+            if handler.access.admits(child) { posts.insert("\(route.pattern)") }
+        }
+        #expect(posts == Self.childActions, "\(posts.symmetricDifference(Self.childActions))")
+    }
+
+    @Test func everyConsentAndSettingRefusesPatientMode() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let tablet = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        let sharing = { try test.read { try Bool.fetchOne($0, sql: "SELECT sharesMeasurements FROM patient WHERE userId = ?", arguments: [carla]) } }
+        let before = try sharing()
+        let snapshot = try test.snapshot()
+        for (path, fields) in [("/measurements/sharing", [("share", before == true ? "0" : "1")]),
+                               ("/account/language", [("locale", "en")]),
+                               ("/account/password", [("current", "x"), ("new", "carla-nova-senha-1"), ("confirm", "carla-nova-senha-1")]),
+                               ("/account/sessions/end", []),
+                               ("/link-requests/1/accept", []), ("/link-requests/1/decline", [])] {
+            #expect(try tablet.post(path, fields).status == 403, "\(path)")
+        }
+        #expect(try sharing() == before)
+        #expect(try test.snapshot() == snapshot, "nothing changed")
+        let page = try tablet.get("/measurements")
+        #expect(page.status == 200 && !page.text.contains(#"action="/measurements/sharing""#))
+        // Elisa, signed in as herself, still changes hers.
+        let elisa = try test.browser(loggedInAs: "elisa")
+        #expect(try elisa.post("/measurements/sharing", [("share", "1")]).status == 303)
+    }
+}

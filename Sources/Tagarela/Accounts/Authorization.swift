@@ -31,6 +31,9 @@ enum Access: Sendable {
     /// `clinicianSpecialty`, a clinician must also have it: the AAC pages are speech therapy's, the
     /// meal plans nutrition's, whoever the patients are linked to. Other roles are not affected.
     case signedIn(Set<Role>, clinicianSpecialty: Specialty? = nil)
+    /// Signed in as oneself with one of these roles, never in patient mode: consents, settings and the
+    /// account are their owner's to change, not a child's holding the tutor's tablet (issue 49).
+    case ownAccount(Set<Role>)
     case inPatientMode
 
     /// Whether `actor` (signed in) may call a route with this access. Pure.
@@ -39,6 +42,7 @@ enum Access: Sendable {
         case .anyone: true
         case .signedIn(let roles, let specialty):
             roles.contains(actor.role) && (actor.role != .clinician || specialty.map(actor.specialties.contains) ?? true)
+        case .ownAccount(let roles): roles.contains(actor.role) && !actor.isPatientMode
         case .inPatientMode: actor.isPatientMode
         }
     }

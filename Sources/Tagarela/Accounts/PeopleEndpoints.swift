@@ -13,8 +13,9 @@ enum PeopleEndpoints {
     static let unlinkTutor = Endpoint<Int64, Int64>(.post, "/patients/:id/tutors/:tutor/unlink", .signedIn([.clinician]))
     static let invite = Endpoint<Int64>(.post, "/people/:id/invitation", .signedIn([.clinician, .admin]))
     static let askPatient = Endpoint< >(.post, "/link-requests", .signedIn([.clinician]))
-    static let acceptLink = Endpoint<Int64>(.post, "/link-requests/:id/accept", .signedIn([.tutor, .patient]))
-    static let declineLink = Endpoint<Int64>(.post, "/link-requests/:id/decline", .signedIn([.tutor, .patient]))
+    /// Consent to a care link: its owner's, never given from patient mode.
+    static let acceptLink = Endpoint<Int64>(.post, "/link-requests/:id/accept", .ownAccount([.tutor, .patient]))
+    static let declineLink = Endpoint<Int64>(.post, "/link-requests/:id/decline", .ownAccount([.tutor, .patient]))
     static let newClient = Endpoint< >(.get, "/clients/new", .signedIn([.trainer]))
     static let createClient = Endpoint< >(.post, "/clients", .signedIn([.trainer]))
     static let editClient = Endpoint<Int64>(.get, "/clients/:id/edit", .signedIn([.trainer]))

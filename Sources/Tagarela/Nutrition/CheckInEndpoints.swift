@@ -11,7 +11,8 @@ enum CheckInEndpoints {
     static let showAnswerForm = Endpoint<Int64>(.get, "/meals/:meal/answer", .signedIn([.patient]))
     static let answer = Endpoint<Int64>(.post, "/meals/:meal/answer", .signedIn([.patient]))
     static let showMeasurements = Endpoint< >(.get, "/measurements", .signedIn([.patient]))
-    static let setSharing = Endpoint< >(.post, "/measurements/sharing", .signedIn([.patient]))
+    /// A consent: the patient's own, never given from patient mode.
+    static let setSharing = Endpoint< >(.post, "/measurements/sharing", .ownAccount([.patient]))
     static let addWeight = Endpoint< >(.post, "/measurements", .signedIn([.patient]))
     static let importWeights = Endpoint< >(.post, "/measurements/import", .signedIn([.patient]))
 }
