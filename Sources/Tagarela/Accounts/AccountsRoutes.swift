@@ -83,6 +83,9 @@ enum AccountsRoutes {
             let stranger = AuditContext(actorId: nil, actorName: "—", clientAddress: context.clientAddress, now: context.now)
             try Logins.recordFailure(username: attempt.username, account: attempt.account?.id, admission: attempt.admission,
                                      audit: stranger, db)
+            try LoginFailures.keep(context.loginThrottle, keys: LoginThrottle.keys(username: attempt.username,
+                                                                                  address: context.clientAddress).all,
+                                   now: context.now, db)
             var form = attempt.form
             form.fail("username", context.t["login_failed"])
             return .page("accounts/login", title: "login_title", LoginPage(form: form), status: .unprocessableContent)
@@ -90,6 +93,9 @@ enum AccountsRoutes {
             let own = AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress, now: context.now)
             let token = try Logins.start(user, rehash: rehash, replacing: context.request.cookies[SessionStore.cookieName],
                                          policy: context.configuration.sessions, audit: own, db)
+            try LoginFailures.keep(context.loginThrottle, keys: LoginThrottle.keys(username: user.username ?? "",
+                                                                                  address: context.clientAddress).all,
+                                   now: context.now, db)
             var reply = Reply.redirect(to: safeNext(next) ?? user.role.homePath)
             reply.setCookie(sessionCookie(token, context))
             return reply
@@ -204,7 +210,14 @@ enum AccountsRoutes {
 
     /// On the hashing pool, holding no transaction: the new password against the policy, the current
     /// one against the account's hash (read with the session), then the new one hashed.
-    @Sendable static func checkNewPassword(_ context: RequestContext) throws -> Step<String> {
+    /// What the password form's check decided: the new hash, or a wrong current password (counted by
+    /// the login throttle like a wrong login, so the form cannot be used to guess it).
+    enum PasswordCheck: Sendable {
+        case changed(hash: String)
+        case wrongCurrent(LoginThrottle.Admission)
+    }
+
+    @Sendable static func checkNewPassword(_ context: RequestContext) throws -> Step<PasswordCheck> {
         let user = try ownAccount(context)
         let password = context.request.form["password"] ?? ""
         var form = FormState()
@@ -213,17 +226,36 @@ enum AccountsRoutes {
             form.fail("password", context.t[problem.rawValue])
             return .reply(try accountPage(context, form: form, status: .unprocessableContent))
         }
-        guard let stored = user.passwordHash, context.passwords.verify(context.request.form["current"] ?? "", against: stored) else {
-            form.fail("current", context.t["password_current_wrong"])
-            return .reply(try accountPage(context, form: form, status: .unprocessableContent))
+        let username = user.username ?? ""
+        let admission = context.loginThrottle.admit(username: username, address: context.clientAddress, now: context.now)
+        if admission.wait > 0 {
+            form.fail("current", context.t("login_throttled", ["minutes": "\(Int((admission.wait / 60).rounded(.up)))"]))
+            var reply = try accountPage(context, form: form, status: .tooManyRequests)
+            reply.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))"
+            return .reply(reply)
         }
-        return .next(context.passwords.hash(password))
+        guard let stored = user.passwordHash, context.passwords.verify(context.request.form["current"] ?? "", against: stored) else {
+            return .next(.wrongCurrent(admission))
+        }
+        context.loginThrottle.recordSuccess(username: username, address: context.clientAddress)
+        return .next(.changed(hash: context.passwords.hash(password)))
     }
 
-    @Sendable static func changePassword(_ context: RequestContext, _ db: Database, _ hash: String) throws -> Reply {
+    @Sendable static func changePassword(_ context: RequestContext, _ db: Database, _ check: PasswordCheck) throws -> Reply {
         let user = try ownAccount(context)
-        try OwnAccount.changePassword(userId: user.id!, to: hash, keeping: context.signedIn?.session.id, audit: context.audit, db)
-        return .redirect(to: AccountsEndpoints.showAccount.path(), flash: "password_changed")
+        try LoginFailures.keep(context.loginThrottle, keys: LoginThrottle.keys(username: user.username ?? "",
+                                                                              address: context.clientAddress).all,
+                               now: context.now, db)
+        switch check {
+        case .wrongCurrent(let admission):
+            try Logins.recordFailure(username: user.username ?? "", account: user.id, admission: admission, audit: context.audit, db)
+            var form = FormState()
+            form.fail("current", context.t["password_current_wrong"])
+            return try accountPage(context, form: form, status: .unprocessableContent)
+        case .changed(let hash):
+            try OwnAccount.changePassword(userId: user.id!, to: hash, keeping: context.signedIn?.session.id, audit: context.audit, db)
+            return .redirect(to: AccountsEndpoints.showAccount.path(), flash: "password_changed")
+        }
     }
 
     @Sendable static func logOutEverywhere(_ context: RequestContext, _ db: Database) throws -> Reply {

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
 
-/// Failed password tries, counted in memory (a restart forgets them, which only gives an attacker
-/// back a handful of tries). Two separate counts that never touch each other:
-/// - logins, per account, per address and per account at an address;
+/// Failed password tries, counted in memory and kept in the database by the requests that change them
+/// (`LoginFailures`), so a restart forgets nothing. Two separate counts that never touch each other:
+/// - logins (and the current password on the account page), per account, per address, per account at
+///   an address, and the accounts an address got wrong (a spray);
 /// - the patient-mode exit, per session: a child pressing keys on the tablet slows that tablet only,
 ///   never the adult's logins anywhere else.
 final class LoginThrottle: Sendable {
@@ -32,24 +33,21 @@ final class LoginThrottle: Sendable {
 
     /// A quiet spell this long forgets earlier failures.
     static let forgetAfter: TimeInterval = 15 * 60
-    /// An account under attack is locked wherever the right password comes from.
+    /// An account under attack is locked wherever the right password comes from, for as long as its own
+    /// failures say: never longer because of what its address did to other accounts.
     static let freeFailuresPerAccount = 5
-    /// Many people share a clinic's or a school's address, so it gets more tries than an account...
+    /// Failures at one address (any account) before it is audited as busy; a busy address locks no one.
     static let freeFailuresPerAddress = 10
-    /// ...and once busy it slows only the accounts it keeps getting wrong: this many failures of one
-    /// account from that address. Everyone else behind the same router still logs in.
-    static let freeFailuresPerAccountAtBusyAddress = 3
+    /// Accounts one address may get wrong before every try from it waits: a spray of a few guesses on
+    /// many names. A school's or a clinic's router, where people mistype their own, stays far below.
+    static let freeAccountsPerAddress = 20
     /// Wrong passwords at one tablet's patient-mode exit before that exit waits.
     static let freeFailuresPerPatientModeExit = 5
 
-    /// Pure rule: seconds before a login may be tried, from the failures of the account (anywhere),
-    /// of the address (any account), and of this account at this address.
-    static func loginWait(account: Record?, address: Record?, pair: Record?, now: Date) -> TimeInterval {
-        let accountWait = remaining(account, free: freeFailuresPerAccount, now: now)
-        let pairFailures = live(pair, now: now)?.failures ?? 0
-        let addressWait = pairFailures >= freeFailuresPerAccountAtBusyAddress
-            ? remaining(address, free: freeFailuresPerAddress, now: now) : 0
-        return max(accountWait, addressWait)
+    /// Pure rule: seconds before a login may be tried, from the failures of the account (anywhere) and
+    /// the accounts its address got wrong (`spray`, one failure counted per account).
+    static func loginWait(account: Record?, spray: Record?, now: Date) -> TimeInterval {
+        max(remaining(account, free: freeFailuresPerAccount, now: now), remaining(spray, free: freeAccountsPerAddress, now: now))
     }
 
     /// Pure rule: seconds before the patient-mode exit of one session may be tried again.
@@ -59,9 +57,14 @@ final class LoginThrottle: Sendable {
 
     private let records = Mutex<[String: Record]>([:])
 
-    private static func keys(username: String, address: String) -> (account: String, address: String, pair: String) {
+    struct Keys: Sendable {
+        let account: String, address: String, pair: String, spray: String
+        var all: [String] { [account, address, pair, spray] }
+    }
+
+    static func keys(username: String, address: String) -> Keys {
         let account = username.lowercased()
-        return ("u:" + account, "a:" + address, "p:" + account + "\u{0}" + address)
+        return Keys(account: "u:" + account, address: "a:" + address, pair: "p:" + account + "\u{0}" + address, spray: "s:" + address)
     }
 
     /// Either a wait, or the attempt is counted as a failure at once, in the same lock: logins sent
@@ -70,12 +73,12 @@ final class LoginThrottle: Sendable {
     func admit(username: String, address: String, now: Date) -> Admission {
         let keys = Self.keys(username: username, address: address)
         return records.withLock { records in
-            let wait = Self.loginWait(account: records[keys.account], address: records[keys.address],
-                                      pair: records[keys.pair], now: now)
+            let wait = Self.loginWait(account: records[keys.account], spray: records[keys.spray], now: now)
             guard wait == 0 else { return Admission(wait: wait) }
             let account = Self.count(keys.account, in: &records, now: now)
             let address = Self.count(keys.address, in: &records, now: now)
-            _ = Self.count(keys.pair, in: &records, now: now)
+            // The first failure of an account at this address is one more account the address got wrong.
+            if Self.count(keys.pair, in: &records, now: now) == 1 { _ = Self.count(keys.spray, in: &records, now: now) }
             return Admission(wait: 0, locksAccount: account == Self.freeFailuresPerAccount,
                              locksAddress: address == Self.freeFailuresPerAddress)
         }
@@ -87,11 +90,28 @@ final class LoginThrottle: Sendable {
         let keys = Self.keys(username: username, address: address)
         records.withLock { records in
             records[keys.account] = nil
+            if records[keys.pair]?.failures == 1, var spray = records[keys.spray] {
+                // Only this attempt counted the account against its address: it was no guess.
+                spray.failures = max(0, spray.failures - 1)
+                records[keys.spray] = spray
+            }
             records[keys.pair] = nil
             if var record = records[keys.address] {
                 record.failures = max(0, record.failures - 1)
                 records[keys.address] = record
             }
+        }
+    }
+
+    /// The current records of `keys` (nil: none, or forgotten), to be kept in the database.
+    func records(_ keys: [String], now: Date) -> [(key: String, record: Record?)] {
+        records.withLock { records in keys.map { ($0, Self.live(records[$0], now: now)) } }
+    }
+
+    /// Records kept in the database before a restart, taken back at start.
+    func restore(_ kept: [(key: String, record: Record)], now: Date) {
+        records.withLock { records in
+            for (key, record) in kept where Self.live(record, now: now) != nil { records[key] = record }
         }
     }
 

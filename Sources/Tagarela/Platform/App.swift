@@ -102,6 +102,7 @@ public final class App: Responder {
         try configuration.prepareDirectories()
         let database = try AppDatabase.open(at: configuration.databasePath)
         try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
+        let keptFailures = try await database.read { try LoginFailures.live(now: clock(), $0) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
         let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
@@ -117,6 +118,7 @@ public final class App: Responder {
                       staticFiles: staticFiles, assets: assets, router: router, logger: logger, clock: clock,
                       pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
         app.cache.observe(database)
+        app.loginThrottle.restore(keptFailures, now: clock())
         return app
     }
 

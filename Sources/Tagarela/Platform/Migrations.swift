@@ -36,6 +36,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 records: the child taps alone in patient mode", migrate: PatientMode.v2Alone)
         migrator.registerMigration("2026-11 records: a tutor's goal note is news for the worklist", migrate: PatientChanges.v2GoalNotes)
         migrator.registerMigration("2026-11 goals: why a goal was closed", migrate: GoalSchema.v3ClosedReason)
+        migrator.registerMigration("2026-11 accounts: login failures kept across a restart", migrate: LoginFailures.v1)
         return migrator
     }
 }
