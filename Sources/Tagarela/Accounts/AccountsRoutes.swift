@@ -90,13 +90,20 @@ enum AccountsRoutes {
             form.fail("username", context.t["login_failed"])
             return .page("accounts/login", title: "login_title", LoginPage(form: form), status: .unprocessableContent)
         case .passed(let user, let rehash, let next):
-            let own = AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress, now: context.now)
-            let token = try Logins.start(user, rehash: rehash, replacing: context.request.cookies[SessionStore.cookieName],
-                                         policy: context.configuration.sessions, audit: own, db)
             try LoginFailures.keep(context.loginThrottle, keys: LoginThrottle.keys(username: user.username ?? "",
                                                                                   address: context.clientAddress).all,
                                    now: context.now, db)
-            var reply = Reply.redirect(to: safeNext(next) ?? user.role.homePath)
+            if try TwoFactorStore.isEnabled(user.id!, db) {
+                try Logins.rehash(user, to: rehash, db)
+                return try TwoFactorRoutes.askForCode(user, next: next, context, db)
+            }
+            let own = AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress, now: context.now)
+            let token = try Logins.start(user, rehash: rehash, replacing: context.request.cookies[SessionStore.cookieName],
+                                         policy: context.configuration.sessions, audit: own, db)
+            // Staff whose role must use a second factor and have none set it up before anything else.
+            let mustEnrol = try TwoFactorStore.requiredRoles(db).contains(user.role)
+            if mustEnrol { try TwoFactorStore.mustEnrol(sessionToken: token, db) }
+            var reply = Reply.redirect(to: mustEnrol ? TwoFactorEndpoints.show.path() : safeNext(next) ?? user.role.homePath)
             reply.setCookie(sessionCookie(token, context))
             return reply
         }
@@ -190,9 +197,10 @@ enum AccountsRoutes {
             AccountPage.Language(code: $0.rawValue, name: context.t["language_\($0.rawValue.replacingOccurrences(of: "-", with: "_"))"],
                                  isSelected: user.appLocale == $0)
         }
-        return .page("accounts/account", title: "account_title",
-                     AccountPage(name: user.displayName, username: user.username ?? "", role: context.t["role_\(user.role.rawValue)"],
-                                 languages: languages, usesBrowserLanguage: user.locale == nil, form: form), status: status)
+        var page = AccountPage(name: user.displayName, username: user.username ?? "", role: context.t["role_\(user.role.rawValue)"],
+                               languages: languages, usesBrowserLanguage: user.locale == nil, form: form)
+        if user.role.isStaff { page.twoFactorURL = TwoFactorEndpoints.show.path() }
+        return .page("accounts/account", title: "account_title", page, status: status)
     }
 
     /// The signed-in account, never in patient mode (a child does not change the adult's account).
@@ -380,6 +388,8 @@ struct AccountPage: PageModel {
     let languageURL = AccountsEndpoints.changeLanguage.path()
     let passwordURL = AccountsEndpoints.changePassword.path()
     let logOutEverywhereURL = AccountsEndpoints.logOutEverywhere.path()
+    /// Staff's second factor; nil for families, who are never asked for one.
+    var twoFactorURL: String? = nil
 }
 
 struct PatientModeExitPage: PageModel {

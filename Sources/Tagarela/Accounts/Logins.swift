@@ -9,14 +9,18 @@ enum Logins {
     /// Returns the token for the session cookie.
     static func start(_ user: User, rehash: String?, replacing oldToken: String?, policy: SessionPolicy,
                       audit: AuditContext, _ db: Database) throws -> String {
-        var user = user
-        if let rehash {
-            user.passwordHash = rehash
-            try user.update(db, columns: ["passwordHash"])
-        }
+        try Logins.rehash(user, to: rehash, db)
         let token = try SessionStore.start(for: user, replacing: oldToken, at: audit.now, policy: policy, db)
         try audit.record(.login, "user", user.id, user.username ?? "", db)
         return token
+    }
+
+    /// A hash made with weaker parameters replaced by one made now (nil: nothing to replace).
+    static func rehash(_ user: User, to rehash: String?, _ db: Database) throws {
+        guard let rehash else { return }
+        var user = user
+        user.passwordHash = rehash
+        try user.update(db, columns: ["passwordHash"])
     }
 
     /// A wrong password (or an unknown name), and the lockout it starts if it is the failure that

@@ -54,6 +54,8 @@ struct Session: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var modeling = false
     /// In patient mode: the adult said the child is tapping alone, so taps name no helper (`PatientMode.setAlone`).
     var alone = false
+    /// The role must use a second factor and the account has none: only its setup answers (`TwoFactorRoutes`).
+    var mustEnrolSecondFactor = false
     var createdAt: Date
     var lastSeenAt: Date
     var expiresAt: Date
@@ -76,6 +78,7 @@ extension Session {
         patientModeFor = try row.decode(forColumn: "patientModeFor")
         modeling = try row.decode(forColumn: "modeling")
         alone = try row.decode(forColumn: "alone")
+        mustEnrolSecondFactor = try row.decode(forColumn: "mustEnrolSecondFactor")
         createdAt = try row.decode(forColumn: "createdAt")
         lastSeenAt = try row.decode(forColumn: "lastSeenAt")
         expiresAt = try row.decode(forColumn: "expiresAt")

@@ -113,6 +113,7 @@ struct AdminDashboard: PageModel {
     let staff: [Member]
     let newStaffURL = AdminEndpoints.newStaff.path()
     let auditURL = AdminEndpoints.auditLog.path()
+    let twoFactorPolicyURL = TwoFactorEndpoints.policy.path()
     let accountsURL = AdminEndpoints.accounts.path()
 
     init(actor: Actor, staff: [User], t: Translator) {

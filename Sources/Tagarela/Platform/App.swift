@@ -66,6 +66,7 @@ public final class App: Responder {
         + EduCATRoutes.templates
         + GoalRoutes.templates
         + RecordRoutes.templates
+        + TwoFactorRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -90,6 +91,7 @@ public final class App: Responder {
         AccessRoutes.add(to: &router)
         EduCATRoutes.add(to: &router)
         GoalRoutes.add(to: &router)
+        TwoFactorRoutes.add(to: &router)
         return router
     }
 
@@ -212,6 +214,10 @@ public final class App: Responder {
                                      cacheGeneration: generation)
 
         if let refusal = refusal(of: route.access, to: context) { return refusal }
+        if signedIn?.session.mustEnrolSecondFactor == true, !TwoFactorEndpoints.whileEnrolling.contains(request.path) {
+            return request.method == .get ? .redirect(to: TwoFactorEndpoints.show.path())
+                : recordingRefusal(errorPage(.forbidden, locale: locale), context)
+        }
         if request.method == .post {
             let sent = request.form["_csrf"] ?? request.headers["X-CSRF-Token"] ?? ""
             let expected = signedIn?.session.csrfToken ?? anonymousToken

@@ -23,7 +23,7 @@ final class ReadCache: Sendable {
     static let trackedTables = ["user", "patient", "clinicianPatient", "tutorPatient", "trainerClient",
                                 "plan", "planCell", "symbol", "category", "accessSetting",
                                 "sentenceWord", "sentenceLink"]
-    static let trackedSessionColumns = ["id", "tokenHash", "userId", "csrfToken", "patientModeFor", "modeling", "alone", "createdAt",
+    static let trackedSessionColumns = ["id", "tokenHash", "userId", "csrfToken", "patientModeFor", "modeling", "alone", "mustEnrolSecondFactor", "createdAt",
                                         "expiresAt"]
 
     struct CachedSession {

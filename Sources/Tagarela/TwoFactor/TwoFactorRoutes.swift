@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// A second factor for staff (TOTP, RFC 6238), required or optional per role by the administrator.
+enum TwoFactorRoutes {
+    static let templates = ["twofactor/code", "twofactor/setup", "twofactor/policy"]
+    static let challengeCookie = "tagarela_login_code"
+
+    static func add(to router: inout Router<Route>) {
+        router.add(TwoFactorEndpoints.showCode, showCode)
+        router.write(TwoFactorEndpoints.checkCode, checkCode)
+        router.read(TwoFactorEndpoints.show, show)
+        router.write(TwoFactorEndpoints.begin, begin)
+        router.write(TwoFactorEndpoints.confirm, confirm)
+        router.write(TwoFactorEndpoints.disable, disable)
+        router.read(TwoFactorEndpoints.policy, policy)
+        router.write(TwoFactorEndpoints.setPolicy, setPolicy)
+    }
+
+    // MARK: - The login's second step
+
+    /// The password was right and the account has a factor: no session yet, a challenge and its cookie.
+    static func askForCode(_ user: User, next: String?, _ context: RequestContext, _ db: Database) throws -> Reply {
+        let token = try TwoFactorStore.challenge(for: user.id!, next: next, now: context.now, db)
+        var reply = Reply.redirect(to: TwoFactorEndpoints.showCode.path())
+        reply.setCookie(SetCookie(name: challengeCookie, value: token, maxAgeSeconds: Int(TwoFactorStore.challengeLifetime),
+                                  secure: context.configuration.secureCookies, sameSite: .strict))
+        return reply
+    }
+
+    @Sendable static func showCode(_ context: RequestContext) -> Reply {
+        guard context.request.cookies[challengeCookie] != nil else { return .redirect(to: AccountsEndpoints.showLogin.path()) }
+        return .page("twofactor/code", title: "twofactor_code_title", CodePage(form: FormState()))
+    }
+
+    /// A right code starts the session the password began; a wrong one counts against the account like a
+    /// wrong password (`LoginThrottle`), so the six digits cannot be guessed.
+    @Sendable static func checkCode(_ context: RequestContext, _ db: Database) throws -> Reply {
+        guard let token = context.request.cookies[challengeCookie],
+              let (user, next) = try TwoFactorStore.pending(token, now: context.now, db) else {
+            return .redirect(to: AccountsEndpoints.showLogin.path(), flash: "twofactor_expired")
+        }
+        let username = user.username ?? ""
+        let admission = context.loginThrottle.admit(username: username, address: context.clientAddress, now: context.now)
+        let keys = LoginThrottle.keys(username: username, address: context.clientAddress).all
+        var form = FormState()
+        if admission.wait > 0 {
+            form.fail("code", context.t("login_throttled", ["minutes": "\(Int((admission.wait / 60).rounded(.up)))"]))
+            var reply = Reply.page("twofactor/code", title: "twofactor_code_title", CodePage(form: form), status: .tooManyRequests)
+            reply.headers["Retry-After"] = "\(Int(admission.wait.rounded(.up)))"
+            return reply
+        }
+        guard try TwoFactorStore.verify(user.id!, code: context.request.form["code"] ?? "", at: context.now, db) else {
+            let stranger = AuditContext(actorId: nil, actorName: "—", clientAddress: context.clientAddress, now: context.now)
+            try Logins.recordFailure(username: username + " (code)", account: user.id, admission: admission, audit: stranger, db)
+            try LoginFailures.keep(context.loginThrottle, keys: keys, now: context.now, db)
+            form.fail("code", context.t["twofactor_code_wrong"])
+            return .page("twofactor/code", title: "twofactor_code_title", CodePage(form: form), status: .unprocessableContent)
+        }
+        context.loginThrottle.recordSuccess(username: username, address: context.clientAddress)
+        try LoginFailures.keep(context.loginThrottle, keys: keys, now: context.now, db)
+        try TwoFactorStore.endChallenge(token, db)
+        let own = AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: context.clientAddress, now: context.now)
+        let session = try Logins.start(user, rehash: nil, replacing: context.request.cookies[SessionStore.cookieName],
+                                       policy: context.configuration.sessions, audit: own, db)
+        var reply = Reply.redirect(to: AccountsRoutes.safeNext(next) ?? user.role.homePath)
+        reply.setCookie(AccountsRoutes.sessionCookie(session, context))
+        reply.setCookie(.expired(challengeCookie, secure: context.configuration.secureCookies))
+        return reply
+    }
+
+    // MARK: - One's own factor
+
+    @Sendable static func show(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try AccountsRoutes.ownAccount(context)
+        return try setupPage(user, form: FormState(), context, db)
+    }
+
+    static func setupPage(_ user: User, form: FormState, recoveryCodes: [String] = [], status: Status = .ok, _ context: RequestContext,
+                          _ db: Database) throws -> Reply {
+        let state = try TwoFactorStore.state(of: user.id!, db)
+        let required = try TwoFactorStore.requiredRoles(db).contains(user.role)
+        return .page("twofactor/setup", title: "twofactor_title",
+                     SetupPage(user: user, state: state, required: required, recoveryCodes: recoveryCodes, form: form, context: context),
+                     status: status)
+    }
+
+    @Sendable static func begin(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try AccountsRoutes.ownAccount(context)
+        try TwoFactorStore.begin(user.id!, audit: context.audit, db)
+        return .redirect(to: TwoFactorEndpoints.show.path())
+    }
+
+    /// The first code confirms the setup; the page then shows the recovery codes, once.
+    @Sendable static func confirm(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try AccountsRoutes.ownAccount(context)
+        guard let codes = try TwoFactorStore.confirm(user.id!, code: context.request.form["code"] ?? "", audit: context.audit, db) else {
+            var form = FormState()
+            form.fail("code", context.t["twofactor_code_wrong"])
+            return try setupPage(user, form: form, status: .unprocessableContent, context, db)
+        }
+        return try setupPage(user, form: FormState(), recoveryCodes: codes, context, db)
+    }
+
+    @Sendable static func disable(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let user = try AccountsRoutes.ownAccount(context)
+        var form = FormState()
+        if try TwoFactorStore.requiredRoles(db).contains(user.role) {
+            form.fail("disableCode", context.t["twofactor_required_cannot_disable"])
+            return try setupPage(user, form: form, status: .conflict, context, db)
+        }
+        guard try TwoFactorStore.disable(user.id!, code: context.request.form["code"] ?? "", audit: context.audit, db) else {
+            form.fail("disableCode", context.t["twofactor_code_wrong"])
+            return try setupPage(user, form: form, status: .unprocessableContent, context, db)
+        }
+        return .redirect(to: TwoFactorEndpoints.show.path(), flash: "twofactor_disabled")
+    }
+
+    // MARK: - The administrator's choice
+
+    @Sendable static func policy(_ context: RequestContext, _ db: Database) throws -> Reply {
+        .page("twofactor/policy", title: "twofactor_policy_title", PolicyPage(required: try TwoFactorStore.requiredRoles(db), context: context))
+    }
+
+    @Sendable static func setPolicy(_ context: RequestContext, _ db: Database) throws -> Reply {
+        let chosen = Set(TwoFactorStore.staffRoles.filter { context.request.form["role_\($0.rawValue)"] == "on" })
+        try TwoFactorStore.setRequired(chosen, audit: context.audit, db)
+        return .redirect(to: TwoFactorEndpoints.policy.path(), flash: "twofactor_policy_saved")
+    }
+}
+
+struct CodePage: PageModel {
+    let form: FormState
+    let actionURL = TwoFactorEndpoints.checkCode.path()
+    let loginURL = AccountsEndpoints.showLogin.path()
+}
+
+struct SetupPage: PageModel {
+    let enabled: Bool
+    let pending: Bool
+    let required: Bool
+    /// The secret as an app takes it by hand, in groups of four, and the `otpauth://` address.
+    let secret: String
+    let uri: String
+    let recoveryCodes: [String]
+    let showsRecoveryCodes: Bool
+    let recoveryLeft: String
+    let form: FormState
+    let beginURL = TwoFactorEndpoints.begin.path()
+    let confirmURL = TwoFactorEndpoints.confirm.path()
+    let disableURL = TwoFactorEndpoints.disable.path()
+    let accountURL = AccountsEndpoints.showAccount.path()
+
+    init(user: User, state: TwoFactorStore.State?, required: Bool, recoveryCodes: [String], form: FormState, context: RequestContext) {
+        enabled = state?.enabled == true
+        pending = state != nil && !enabled
+        self.required = required
+        let secretText = state.map { TOTP.base32($0.secret) } ?? ""
+        secret = stride(from: 0, to: secretText.count, by: 4).map { start in
+            let from = secretText.index(secretText.startIndex, offsetBy: start)
+            return String(secretText[from..<(secretText.index(from, offsetBy: 4, limitedBy: secretText.endIndex) ?? secretText.endIndex)])
+        }.joined(separator: " ")
+        uri = state.map { TOTP.provisioningURI(secret: $0.secret, account: user.username ?? user.displayName, issuer: "Tagarela") } ?? ""
+        self.recoveryCodes = recoveryCodes
+        showsRecoveryCodes = !recoveryCodes.isEmpty
+        recoveryLeft = context.t("twofactor_recovery_left", ["count": "\(state?.recoveryCodesLeft ?? 0)"])
+        self.form = form
+    }
+}
+
+struct PolicyPage: PageModel {
+    struct Choice: PageModel {
+        let name: String
+        let label: String
+        let isOn: Bool
+    }
+
+    let choices: [Choice]
+    let actionURL = TwoFactorEndpoints.setPolicy.path()
+
+    init(required: Set<Role>, context: RequestContext) {
+        choices = TwoFactorStore.staffRoles.map {
+            Choice(name: "role_\($0.rawValue)", label: context.t["role_\($0.rawValue)"], isOn: required.contains($0))
+        }
+    }
+}
