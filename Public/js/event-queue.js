@@ -1,7 +1,9 @@
-// The patient's event log (taps, spoken sentences) as a queue kept in localStorage: an event is
-// stored before it is sent, sent in order, and removed once the server has it. The browser's key
-// makes each event count once on the server, so a tablet that was offline sends its taps later,
-// with the time they were made, exactly once.
+// The patient's event log (taps, spoken sentences, eduCAT answers and results) as a queue kept in
+// localStorage: an event is stored before it is sent, sent in order, and removed once the server has
+// it. The browser's key makes each event count once on the server, so a tablet that was offline sends
+// its taps and its games later, with the time they were made, exactly once. Fields whose name starts
+// with "_" are the queue's own: `_id` (which event this is in the queue; taps use their key) and `_url`
+// (where it goes, when not the queue's own address).
 
 const retried = [403, 408, 429];
 
@@ -31,7 +33,7 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
     if (storageWorks) {
       try {
         const saved = JSON.parse(localStorage.getItem(storageKey) ?? "[]");
-        if (Array.isArray(saved)) return saved.filter((event) => event?.key);
+        if (Array.isArray(saved)) return saved.filter((event) => event?.key || event?._id);
       } catch {
         // Unavailable or unreadable: use the copy in memory.
       }
@@ -49,10 +51,13 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
     }
   }
 
+  const idOf = (event) => event._id ?? event.key;
+
   async function send(event) {
-    const fields = Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined && value !== null));
+    const fields = Object.fromEntries(Object.entries(event)
+      .filter(([name, value]) => !name.startsWith("_") && value !== undefined && value !== null));
     try {
-      const response = await fetch(url, {
+      const response = await fetch(event._url ?? url, {
         method: "POST",
         body: new URLSearchParams(fields),
         headers: { "X-CSRF-Token": csrf },
@@ -76,7 +81,7 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
       const done = (code >= 200 && code < 300) || (code >= 400 && code < 500 && !retried.includes(code));
       lastFlushFailed = !done;
       if (!done) return;
-      write(read().filter((queued) => queued.key !== event.key));
+      write(read().filter((queued) => idOf(queued) !== idOf(event)));
       showStatus();
       if (code >= 200 && code < 300) {
         try {
@@ -113,11 +118,25 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
     }
   }
 
-  /** Stores an event (a key and the time are added) and tries to send it. */
+  /** Stores an event (a key, an id and the time are added unless given) and tries to send it. */
   function add(fields) {
-    write([...read(), { key: newKey(), ...fields, at: new Date().toISOString() }]);
+    write([...read(), { key: newKey(), _id: newKey(), at: new Date().toISOString(), ...fields }]);
     showStatus();
     flush();
+  }
+
+  /**
+   * The page is going away (a child leaving a game for the menu): each waiting event is handed to the
+   * browser to send after the page is gone, and stays queued until a later page sees it acknowledged.
+   * Its key makes a second delivery count once.
+   */
+  function sendBeforeLeaving() {
+    if (!navigator.sendBeacon) return;
+    for (const event of read().slice(0, 20)) {
+      const fields = Object.fromEntries(Object.entries(event)
+        .filter(([name, value]) => !name.startsWith("_") && value !== undefined && value !== null));
+      navigator.sendBeacon(event._url ?? url, new URLSearchParams({ _csrf: csrf, ...fields }));
+    }
   }
 
   addEventListener("online", flush);
@@ -127,5 +146,5 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
   showStatus();
   flush();
 
-  return { add, flush, length: () => read().length };
+  return { add, flush, sendBeforeLeaving, length: () => read().length };
 }

@@ -186,15 +186,15 @@ import Testing
         let test = try await TestApp()
         let carla = try test.browser(loggedInAs: "bruno")
         _ = try carla.post("/patients/\(try test.id(of: "Carla Costa"))/patient-mode")
-        let untold = try carla.post("/educat/results", Self.halfWay(hits: 5, key: "game-key-untold", announced: false))
+        let untold = try carla.postGame(Self.halfWay(hits: 5, key: "game-key-untold", announced: false))
         #expect(untold.text == #"{"newRecord":"false","record":"0"}"#, "an old page that never celebrated: no record")
-        let told = try carla.post("/educat/results", Self.halfWay(hits: 4, key: "game-key-told", announced: true))
+        let told = try carla.postGame(Self.halfWay(hits: 4, key: "game-key-told", announced: true))
         #expect(told.text == #"{"newRecord":"true","record":"4"}"#)
-        #expect(try carla.post("/educat/results", Self.halfWay(hits: 4, key: "game-key-told", announced: true)).text
+        #expect(try carla.postGame(Self.halfWay(hits: 4, key: "game-key-told", announced: true)).text
                 == #"{"newRecord":"false","record":"4"}"#, "sent twice (fetch, then the beacon): once")
-        #expect(try carla.post("/educat/results", Self.halfWay(hits: 3, key: "game-key-less", announced: true)).text
+        #expect(try carla.postGame(Self.halfWay(hits: 3, key: "game-key-less", announced: true)).text
                 == #"{"newRecord":"false","record":"4"}"#, "only strictly more beats it")
-        #expect(try carla.post("/educat/results", Self.halfWay(hits: 500, key: "game-key-lie", announced: true)).status == 422,
+        #expect(try carla.postGame(Self.halfWay(hits: 500, key: "game-key-lie", announced: true)).status == 422,
                 "the flag does not make an impossible game believable")
         #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatRecord WHERE area = 'vowels'") } == 4)
     }

@@ -60,24 +60,24 @@ import Testing
             [("area", "numbers"), ("mode", "challenge"), ("hits", "\(hits)"), ("errors", "3"), ("duration", "\(duration)"),
              ("lives", "3"), ("livesLeft", "0"), ("seconds", "9"), ("key", key), ("level", "1")]
         }
-        let refused = try carla.post("/educat/results", challenge(hits: 500, duration: 20, key: "game-key-fast"))
+        let refused = try carla.postGame(challenge(hits: 500, duration: 20, key: "game-key-fast"))
         #expect(refused.status == 422)
         #expect(refused.text.contains("tooFast"))
-        #expect(try carla.post("/educat/results", challenge(hits: 2, duration: 20, key: "game-key-lvl").map {
+        #expect(try carla.postGame(challenge(hits: 2, duration: 20, key: "game-key-lvl").map {
             $0.0 == "level" ? ("level", "7") : $0 }).status == 422)
         #expect(try resultCount(test) == 0)
 
-        let first = try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "game-key-once"))
+        let first = try carla.postGame(challenge(hits: 6, duration: 60, key: "game-key-once"))
         #expect(first.text == #"{"newRecord":"true","record":"6"}"#)
-        let again = try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "game-key-once"))
+        let again = try carla.postGame(challenge(hits: 6, duration: 60, key: "game-key-once"))
         #expect(again.status == 200 && again.text == #"{"newRecord":"false","record":"6"}"#)
         #expect(try resultCount(test) == 1)
-        #expect(try carla.post("/educat/results", challenge(hits: 6, duration: 60, key: "bad key!")).status == 400)
+        #expect(try carla.postGame(challenge(hits: 6, duration: 60, key: "bad key!")).status == 400)
 
         // Left half-way (lives remain): stored, never a record the child did not see.
         let half = [("area", "numbers"), ("mode", "challenge"), ("hits", "9"), ("errors", "1"), ("duration", "90"),
                     ("lives", "3"), ("livesLeft", "2"), ("seconds", "9"), ("key", "game-key-half")]
-        #expect(try carla.post("/educat/results", half).text == #"{"newRecord":"false","record":"6"}"#)
+        #expect(try carla.postGame(half).text == #"{"newRecord":"false","record":"6"}"#)
         #expect(try resultCount(test) == 2)
     }
 
@@ -178,5 +178,40 @@ import Testing
         try test.write { try $0.execute(sql: "UPDATE user SET locale = NULL WHERE username = 'beatriz'") }
         let page = try davi.get("/educat/numbers/game").text
         #expect(page.contains(#"id="educat" lang="pt-BR""#) && page.contains("Pergunta"), "the interface's language, never Catalan by default")
+    }
+
+    /// A believable forged result (issue 46): 40 hits in 200 s with no answers behind it, or a result that
+    /// claims more than its game's stored answers, is refused with 422 and stores nothing; the true one is kept.
+    @Test func aResultThatDisagreesWithItsAnswersIsRefused() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)
+        func result(hits: Int, errors: Int, key: String) -> [(String, String)] {
+            [("area", "vowels"), ("mode", "challenge"), ("hits", "\(hits)"), ("errors", "\(errors)"), ("duration", "200"),
+             ("lives", "3"), ("livesLeft", "0"), ("seconds", "9"), ("key", key), ("level", "1")]
+        }
+        let forged = try carla.post("/educat/results", result(hits: 40, errors: 3, key: "forged-game-0001"))
+        #expect(forged.status == 422 && forged.text.contains("disagrees"))
+        #expect(try carla.post("/educat/results", result(hits: 40, errors: 3, key: "").filter { $0.0 != "key" }).status == 400,
+                "a result without its game's key")
+        #expect(try resultCount(test) == 0)
+        // A real game of 2 right and 3 timed out; a second POST under its key claiming 5 right is refused.
+        #expect(try carla.postGame(result(hits: 2, errors: 3, key: "true-game-0001")).status == 200)
+        #expect(try carla.post("/educat/results", result(hits: 5, errors: 0, key: "true-game-0002").map {
+            $0.0 == "key" ? ("key", "true-game-0001") : $0 }).text.contains("disagrees") == false, "a replay of the stored key answers as before")
+        #expect(try carla.post("/educat/answers", [("key", "lying-game-01"), ("area", "vowels"), ("mode", "challenge"), ("level", "1"),
+                                                    ("answers", #"[{"seq":1,"item":"a","tapped":"a","outcome":"hit","ms":900}]"#)]).status == 200)
+        let lie = try carla.post("/educat/results", result(hits: 5, errors: 3, key: "lying-game-01"))
+        #expect(lie.status == 422)
+        #expect(try resultCount(test) == 1)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatRecord WHERE area = 'vowels'") } == 2)
+    }
+
+    @Test func theAgreementRule() {
+        let result = EduCATResult(area: .vowels, mode: .normal, hits: 3, errors: 2, durationSeconds: 60, livesAtStart: nil, livesLeft: nil,
+                                  secondsPerQuestion: nil)
+        #expect(EduCATPlausibility.agrees(result, answered: 5, right: 3))
+        #expect(!EduCATPlausibility.agrees(result, answered: 5, right: 4))
+        #expect(!EduCATPlausibility.agrees(result, answered: 4, right: 3))
+        #expect(!EduCATPlausibility.agrees(result, answered: 0, right: 0))
     }
 }

@@ -54,15 +54,15 @@ import Testing
     @Test func resultsAreStoredAndTheRecordIsKeptPerPatientAndArea() async throws {
         let test = try await TestApp()
         let carla = try carlaInPatientMode(test)
-        let first = try carla.post("/educat/results", challenge(hits: 2))
+        let first = try carla.postGame(challenge(hits: 2))
         #expect(first.status == 200)
         #expect(first.text == #"{"newRecord":"true","record":"2"}"#)
-        #expect(try carla.post("/educat/results", challenge(hits: 2)).text == #"{"newRecord":"false","record":"2"}"#, "a tie is no record")
-        #expect(try carla.post("/educat/results", challenge(hits: 1)).text.contains(#""record":"2""#))
-        #expect(try carla.post("/educat/results", challenge(hits: 3)).text == #"{"newRecord":"true","record":"3"}"#)
+        #expect(try carla.postGame(challenge(hits: 2)).text == #"{"newRecord":"false","record":"2"}"#, "a tie is no record")
+        #expect(try carla.postGame(challenge(hits: 1)).text.contains(#""record":"2""#))
+        #expect(try carla.postGame(challenge(hits: 3)).text == #"{"newRecord":"true","record":"3"}"#)
         // A normal game never sets a record; another area has its own.
-        _ = try carla.post("/educat/results", [("area", "numbers"), ("mode", "normal"), ("hits", "50"), ("errors", "1"), ("duration", "60")])
-        _ = try carla.post("/educat/results", challenge("vowels", hits: 1))
+        _ = try carla.postGame([("area", "numbers"), ("mode", "normal"), ("hits", "50"), ("errors", "1"), ("duration", "60")])
+        _ = try carla.postGame(challenge("vowels", hits: 1))
         let records = try carla.get("/educat/records").text
         #expect(records.contains("<span class=\"educat-record-label\">Números</span> <strong class=\"educat-record-value\">3</strong>"))
         #expect(records.contains("<span class=\"educat-record-label\">Vocals</span> <strong class=\"educat-record-value\">1</strong>"))
@@ -86,11 +86,11 @@ import Testing
         for fields in [challenge(hits: -1), challenge(hits: 2, errors: 2, lives: 3).map { $0 == ("livesLeft", "1") ? ("livesLeft", "0") : $0 },
                        challenge(hits: 0, errors: 0), challenge(hits: 2, lives: 12), [("area", "numbers")],
                        challenge("music", hits: 2)] {
-            let response = try carla.post("/educat/results", fields)
+            let response = try carla.postGame(fields)
             #expect(response.status == 400)
         }
         #expect(try count(test) == 0)
-        #expect(try carla.post("/educat/results", challenge(hits: 2), csrf: "forged").status == 403)
+        #expect(try carla.postGame(challenge(hits: 2), csrf: "forged").status == 403)
         #expect(try count(test) == 0)
     }
 
@@ -98,8 +98,8 @@ import Testing
         let test = try await TestApp()
         let carlaId = try test.id(of: "Carla Costa")
         let carla = try carlaInPatientMode(test)
-        _ = try carla.post("/educat/results", challenge(hits: 4))
-        _ = try carla.post("/educat/results", challenge("conta-cops", hits: 1, errors: 1))
+        _ = try carla.postGame(challenge(hits: 4))
+        _ = try carla.postGame(challenge("conta-cops", hits: 1, errors: 1))
         _ = try carla.post("/educat/answers", [("key", "game-key-0001"), ("area", "numbers"), ("mode", "challenge"), ("level", "1"),
                                               ("answers", #"[{"seq":1,"item":"4","tapped":"4","outcome":"hit","ms":1500}]"#)])
 
@@ -122,7 +122,7 @@ import Testing
         let game = try carla.get("/educat/numbers/challenge").text
         #expect(game.contains(#"data-seconds="20""#) && game.contains(#"data-lives="5""#) && game.contains("* * * * *"))
         #expect(game.contains("NOVO RECORDE!!"), "the clinician chose the pt-BR pack")
-        #expect(try carla.post("/educat/results", challenge(hits: 1, errors: 5, lives: 5)).status == 200)
+        #expect(try carla.postGame(challenge(hits: 1, errors: 5, lives: 5)).status == 200)
 
         // Not linked: 404; not a clinician or tutor, or a clinician without speech therapy: 403.
         let davi = try test.id(of: "Davi Alves")
@@ -179,7 +179,7 @@ import Testing
         let settings = [("seconds", "12"), ("lives", "4"), ("language", "")]
         for persona in AuthorizationTests.personas where !["elisa", "carla-mode"].contains(persona) {
             let before = try stored()
-            #expect(try world.browsers[persona]!.post("/educat/results", result).status == 403, "\(persona) posts a result")
+            #expect(try world.browsers[persona]!.postGame(result).status == 403, "\(persona) posts a result")
             #expect(try stored() == before)
         }
         for (persona, template, expected) in [("bruno", "/patients/{Carla Costa}/educat/settings", 403),
@@ -192,7 +192,7 @@ import Testing
             #expect(try world.browsers[persona]!.post(world.path(template), settings).status == expected, "\(persona) POST \(template)")
             #expect(try stored() == before)
         }
-        #expect(try world.browsers["elisa"]!.post("/educat/results", result).status == 200)
+        #expect(try world.browsers["elisa"]!.postGame(result).status == 200)
         #expect(try world.browsers["ana"]!.post(world.path("/patients/{Carla Costa}/educat/settings"), settings).status == 303)
     }
 }

@@ -6,6 +6,7 @@ import { setUpGame } from "./game.js";
 import { setUpAnswers } from "./answers.js";
 import { setUpLevels } from "./levels.js";
 import { setUpAccess } from "./play.js";
+import { createEventQueue } from "../event-queue.js";
 
 const root = document.getElementById("educat");
 
@@ -16,7 +17,19 @@ if (root) {
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
   switch (root.dataset.page) {
     case "lesson": setUpLesson(root); setUpLevels(root); break;
-    case "game": setUpCaseToggle(root); setUpAnswers(root); setUpLevels(root); setUpGame(root); break;
+    case "game": {
+      // Answers and the result go through the patients' one event queue (the boards' taps too), in
+      // order: a game finished offline, or left for another page, is sent later, exactly once.
+      const queue = createEventQueue({
+        url: root.dataset.resultUrl, csrf: root.dataset.csrf,
+        onSent: (event, response) => root.dispatchEvent(new CustomEvent("educat:sent", { detail: { event, response } })),
+      });
+      setUpCaseToggle(root);
+      const answers = setUpAnswers(root, queue);
+      setUpLevels(root);
+      setUpGame(root, queue, answers);
+      break;
+    }
     case "information": say(root.querySelector(".educat-read")?.dataset.clip); setUpAccess(root); break;
     // The menus (game choice, lesson or game, records) scan like the games: a child on switches
     // starts, chooses and replays a game without a mouse.

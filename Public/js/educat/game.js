@@ -14,7 +14,7 @@ const zeroShownFor = 500; // ms: a question that runs out shows 0 this long befo
 const recordPause = 3600; // ms: the fanfare (1.6 s) and "nou record!!" said aloud, before the next question
 const celebrationShownFor = 3000; // ms: the stars stay on screen while the record is said
 
-export function setUpGame(root) {
+export function setUpGame(root, queue, answerLog) {
   const isChallenge = root.dataset.mode === "challenge";
   const isContaCops = root.dataset.area === "conta-cops";
   const untimed = isChallenge && isUntimed(root);
@@ -198,16 +198,20 @@ export function setUpGame(root) {
       if (recordAnnounced) fields.announced = "1";
     }
     Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
-    return new URLSearchParams({ _csrf: root.dataset.csrf, ...fields });
+    // Its answers too: stored with it, the result never waits for a batch it overtook (a page going away).
+    if (answerLog) fields.answers = answerLog.ofGame();
+    return fields;
   }
 
-  function post(body) {
+  /** The result joins the event queue after its answers: kept until the server has it, offline or not. */
+  function post(fields) {
     posted = true;
-    return fetch(root.dataset.resultUrl, { method: "POST", body, credentials: "same-origin" })
-      .then((response) => response.json().then((json) => ({ status: response.status, ...json })))
-      .then((json) => { lastResponse = json; return json; })
-      .catch(() => null);
+    queue.add({ _url: root.dataset.resultUrl, ...fields });
   }
+  root.addEventListener("educat:sent", ({ detail: { event, response } }) => {
+    if (event._url !== root.dataset.resultUrl) return;
+    response.json().then((json) => { lastResponse = { status: response.status, ...json }; }).catch(() => {});
+  });
 
   /**
    * The game is over: the last miss's scolding, then the end said aloud, so the last thing heard is
@@ -308,11 +312,12 @@ export function setUpGame(root) {
   // Leaving: a normal game with answers is a finished game; a challenge under way is abandoned,
   // and kept when at least one question was answered.
   window.addEventListener("pagehide", () => {
-    if (posted) return;
     const answered = isChallenge ? game.phase === "asking" && game.hits + game.errors > 0 : hits + errors > 0;
-    if (!answered) return;
-    posted = true;
-    navigator.sendBeacon(root.dataset.resultUrl, result(isChallenge ? game.lives : undefined));
+    if (!posted && answered) {
+      emit("educat:leave");
+      post(result(isChallenge ? game.lives : undefined));
+    }
+    queue.sendBeforeLeaving();
   });
 
   show();

@@ -94,6 +94,13 @@ enum EduCATPlausibility {
     /// Only a record the child was shown is stored: a challenge played to its end (the pop-up seen),
     /// or one left half-way after the game celebrated the record as it was beaten (`recordAnnounced`).
     /// A challenge left half-way without that is kept as a result and never beats the record.
+    /// A result tells what its game's answers, stored one by one before it, already told: as many hits as
+    /// answers right, as many errors as the others (timeouts included). A result with no answers behind it
+    /// (a forged POST, issue 46) agrees with nothing.
+    static func agrees(_ result: EduCATResult, answered: Int, right: Int) -> Bool {
+        answered > 0 && result.hits == right && result.errors == answered - right
+    }
+
     static func maySetRecord(_ result: EduCATResult) -> Bool {
         result.mode == .challenge && (result.livesLeft == 0 || result.recordAnnounced)
     }

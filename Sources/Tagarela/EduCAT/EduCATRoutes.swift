@@ -110,19 +110,35 @@ enum EduCATRoutes {
     }
 
     /// A finished game, or an abandoned challenge with at least one answer. Malformed values are
-    /// refused with 400, values no game could produce with 422; nothing is stored either way. A
-    /// result posted again under the same game key is answered as before and not stored twice.
+    /// refused with 400, values no game could produce with 422, and so is a result that disagrees with
+    /// its game's answers (or has none); nothing is stored either way. The page sends the game's answers
+    /// with its result (`answers`, as a batch), stored first in the same transaction, so a result sent
+    /// from a page going away, or before a batch it overtook, still finds them. A result posted again
+    /// under the same game key is answered as before and not stored twice.
     @Sendable static func postResult(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let fields = firstValues(context.request.form)
         guard case .success(let result) = EduCATResult.parse(fields) else {
             return Reply(try .json(["error": "invalid result"], status: .badRequest))
         }
-        let key = fields["key"].flatMap { $0.isEmpty ? nil : $0 }
         let level = fields["level"].flatMap { Int($0) }
-        if let key, !EduCATGameKey.isValid(key) { return Reply(try .json(["error": "invalid result"], status: .badRequest)) }
+        guard let key = fields["key"], EduCATGameKey.isValid(key) else {
+            return Reply(try .json(["error": "invalid result"], status: .badRequest))
+        }
         if let problem = EduCATPlausibility.check(result, level: level) {
             return Reply(try .json(["error": "implausible result", "reason": problem.rawValue], status: .unprocessableContent))
+        }
+        if fields["answers"] != nil {
+            guard let batch = EduCATAnswer.parseBatch(fields), batch.area == result.area, batch.mode == result.mode else {
+                return Reply(try .json(["error": "invalid answers"], status: .badRequest))
+            }
+            guard try storeAnswers(batch, context, db) != nil else {
+                return Reply(try .json(["error": "unknown item"], status: .unprocessableContent))
+            }
+        }
+        let counts = try EduCATStore.answerCounts(patientId: actor.userId, gameKey: key, db)
+        guard EduCATPlausibility.agrees(result, answered: counts.answered, right: counts.right) else {
+            return Reply(try .json(["error": "result disagrees with its answers"], status: .unprocessableContent))
         }
         let (pack, _) = try player(context, db)
         let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,
@@ -133,19 +149,26 @@ enum EduCATRoutes {
     /// A batch of per-item answers (answers.js). Answers the area's level after it, which the rule
     /// of automatic promotion may have raised.
     @Sendable static func postAnswers(_ context: RequestContext, _ db: Database) throws -> Reply {
-        let actor = try context.requireActor()
         guard let batch = EduCATAnswer.parseBatch(firstValues(context.request.form)) else {
             return Reply(try .json(["error": "invalid answers"], status: .badRequest))
         }
+        guard let level = try storeAnswers(batch, context, db) else {
+            return Reply(try .json(["error": "unknown item"], status: .unprocessableContent))
+        }
+        return Reply(try .json(["level": "\(level.number)", "levelKey": level.key]))
+    }
+
+    /// Stores a batch of the signed-in child's answers (each once); nil when it names an item the game
+    /// does not have. Returns the area's level after it.
+    static func storeAnswers(_ batch: EduCATAnswer.Batch, _ context: RequestContext, _ db: Database) throws -> EduCATLevel? {
+        let actor = try context.requireActor()
         let (pack, player) = try player(context, db)
         let expected: (String) -> String? = batch.area == .contaCops
             ? { asked in pack.words.first { $0.word == asked }.map { "\($0.syllableCount)" } }
             : { asked in EduCATLevel.levels(batch.area).flatMap { $0.items(pack) }
                 .contains { $0.symbol == asked } ? asked : nil }
-        guard let level = try EduCATStore.store(batch, expected: expected, patientId: actor.userId, language: pack.language,
-                                                promotion: player.settings.promotion, at: context.now, db)
-        else { return Reply(try .json(["error": "unknown item"], status: .unprocessableContent)) }
-        return Reply(try .json(["level": "\(level.number)", "levelKey": level.key]))
+        return try EduCATStore.store(batch, expected: expected, patientId: actor.userId, language: pack.language,
+                                     promotion: player.settings.promotion, at: context.now, db)
     }
 
     @Sendable static func results(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {

@@ -114,6 +114,14 @@ enum EduCATStore {
         return (result.hits, true)
     }
 
+    /// The answers stored for a game, and how many were right.
+    static func answerCounts(patientId: Int64, gameKey: String, _ db: Database) throws -> (answered: Int, right: Int) {
+        let row = try Row.fetchOne(db, sql: """
+            SELECT count(*), coalesce(sum(correct), 0) FROM educatAnswer WHERE patientId = ? AND gameKey = ?
+            """, arguments: [patientId, gameKey])
+        return (row?[0] ?? 0, row?[1] ?? 0)
+    }
+
     struct ResultRow: Sendable, FetchableRecord, Decodable {
         let area: String
         let mode: String
