@@ -23,6 +23,7 @@ struct Locations: ParsableArguments {
         var configuration = AppConfiguration(dataDirectory: data, resourcesDirectory: resources)
         configuration.secureCookies = ProcessInfo.processInfo.environment["TAGARELA_SECURE_COOKIES"] == "1"
         configuration.trustProxyHeaders = ProcessInfo.processInfo.environment["TAGARELA_TRUST_PROXY"] == "1"
+        configuration.siteURL = ProcessInfo.processInfo.environment["TAGARELA_SITE_URL"]
         // Shared folders for test runs: pictograms installed once, clips generated once.
         configuration.pictogramsDirectory = ProcessInfo.processInfo.environment["TAGARELA_PICTOGRAMS"]
         configuration.audioDirectory = ProcessInfo.processInfo.environment["TAGARELA_AUDIO"]

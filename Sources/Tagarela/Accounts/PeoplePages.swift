@@ -192,12 +192,10 @@ enum Initials {
 extension InvitationCreatedPage {
     /// The one-time link, shown once: a first invitation, or an admin's password reset (`isReset`).
     init(for user: User, token: String, backPath: String, isReset: Bool, _ context: RequestContext) {
-        let host = context.request.headers["Host"] ?? "localhost:\(context.configuration.port)"
-        let scheme = context.configuration.secureCookies ? "https" : "http"
         let lifetime = isReset ? Invitation.resetLifetime : Invitation.lifetime
         let expires = context.format.longDate(context.now.addingTimeInterval(lifetime))
         self.init(name: user.displayName, username: user.username ?? "",
-                  link: "\(scheme)://\(host)\(AccountsEndpoints.showInvitation.path(token))",
+                  link: context.configuration.linkBase + AccountsEndpoints.showInvitation.path(token),
                   expires: context.t("invitation_expires", ["date": expires]), backPath: backPath, isReset: isReset)
     }
 

@@ -24,6 +24,15 @@ public struct AppConfiguration: Sendable {
     /// Tests only: every template rendered is rendered again by swift-mustache and any difference is
     /// kept in `Templates.differences` (see `CompiledTemplates`).
     public var comparesTemplates = false
+    /// The address people open Tagarela at (`https://clinica.example`), which invitation and reset links
+    /// start with; nil: `http://localhost:<port>`. Never the request's `Host` header, which anyone sends.
+    public var siteURL: String?
+
+    /// Where links sent outside the app (invitations, resets) begin, without a trailing slash.
+    var linkBase: String {
+        let base = siteURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""
+        return base.isEmpty ? "http://localhost:\(port)" : base
+    }
 
     public init(
         dataDirectory: String = "var",
