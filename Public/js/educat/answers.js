@@ -1,43 +1,28 @@
 // Per-item answers: game.js says what happens (events on the root, see docs/decisions.md "eduCAT
-// levels and results"); this file times each answer and posts them in batches with the game's key.
-// The server answers with the area's level, which automatic promotion may have raised.
+// levels and results"); this file times each answer and queues them in batches with the game's key.
+
+import { newKey } from "../event-queue.js";
 
 const batchSize = 5;
 
-export function setUpAnswers(root) {
+export function setUpAnswers(root, queue) {
   const url = root.dataset.answersUrl;
   if (!url) return;
   let key = null;
   let sequence = 0;
   let askedAt = null;
   let pending = [];
-  let level = root.dataset.level;
+  const level = root.dataset.level;
 
-  const newKey = () => (crypto.randomUUID ? crypto.randomUUID()
-    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""));
-
-  function body(answers) {
-    return new URLSearchParams({
-      _csrf: root.dataset.csrf, key, area: root.dataset.area, mode: root.dataset.mode === "challenge" ? "challenge" : "normal",
-      level, answers: JSON.stringify(answers),
-    });
-  }
-
+  // Into the patient's one queue (event-queue.js): kept offline and across a reload, sent in order
+  // before the game's result, so the server can check the result against them.
   function flush() {
-    if (!pending.length || !key) return Promise.resolve(null);
-    const answers = pending;
+    if (!pending.length || !key) return;
+    queue.add({
+      _url: url, _kind: "educat-answers", key, area: root.dataset.area,
+      mode: root.dataset.mode === "challenge" ? "challenge" : "normal", level, answers: JSON.stringify(pending),
+    });
     pending = [];
-    return fetch(url, { method: "POST", body: body(answers), credentials: "same-origin" })
-      .then((response) => (response.ok ? response.json() : null))
-      .then((json) => {
-        // The page keeps its level's items; the next game (page) starts at the new level.
-        if (json && json.level && json.level !== level) {
-          root.dataset.nextLevel = json.level;
-          root.dispatchEvent(new CustomEvent("educat:level", { detail: { level: Number(json.level), levelKey: json.levelKey } }));
-        }
-        return json;
-      })
-      .catch(() => { pending = answers.concat(pending); return null; });
   }
 
   root.addEventListener("educat:start", () => {
@@ -59,14 +44,21 @@ export function setUpAnswers(root) {
     askedAt = outcome === "miss" ? askedAt : null;
     if (pending.length >= batchSize) flush();
   });
-  root.addEventListener("educat:end", () => { flush(); });
-  window.addEventListener("pagehide", () => {
-    if (pending.length && key) navigator.sendBeacon(url, body(pending));
-    pending = [];
-  });
+  root.addEventListener("educat:end", flush);
+  window.addEventListener("pagehide", flush);
 
   window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, {
-    flushAnswers: flush,
+    flushAnswers: () => { flush(); return queue.flush(); },
     pendingAnswers: () => pending.length,
   });
+}
+
+/** The server's answer to a batch: the area's level, which automatic promotion may have raised. */
+export function answersSent(root, json) {
+  const level = root.dataset.nextLevel ?? root.dataset.level;
+  // The page keeps its level's items; the next game (page) starts at the new level.
+  if (json && json.level && json.level !== level) {
+    root.dataset.nextLevel = json.level;
+    root.dispatchEvent(new CustomEvent("educat:level", { detail: { level: Number(json.level), levelKey: json.levelKey } }));
+  }
 }

@@ -14,7 +14,7 @@ const zeroShownFor = 500; // ms: a question that runs out shows 0 this long befo
 const recordPause = 3600; // ms: the fanfare (1.6 s) and "nou record!!" said aloud, before the next question
 const celebrationShownFor = 3000; // ms: the stars stay on screen while the record is said
 
-export function setUpGame(root) {
+export function setUpGame(root, queue) {
   const isChallenge = root.dataset.mode === "challenge";
   const isContaCops = root.dataset.area === "conta-cops";
   const untimed = isChallenge && isUntimed(root);
@@ -42,7 +42,7 @@ export function setUpGame(root) {
   // ---- the items: moving buttons, or a picture with answers 1–5 ----
   const area = q(".educat-area");
   const items = [...root.querySelectorAll(".educat-item")];
-  const mover = items.length ? new Mover(area, items, { speed: root.dataset.speed }) : null;
+  const mover = items.length ? new Mover(area, items, { speed: root.dataset.speed, limit: root.dataset.items }) : null;
   const words = [...root.querySelectorAll(".educat-words li")].map((li) => ({ ...li.dataset, count: Number(li.dataset.count) }));
   const answers = [...root.querySelectorAll(".educat-answer")];
   const picture = q(".educat-picture"), syllables = q(".educat-syllables"), count = q(".educat-count");
@@ -198,23 +198,25 @@ export function setUpGame(root) {
       if (recordAnnounced) fields.announced = "1";
     }
     Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
-    return new URLSearchParams({ _csrf: root.dataset.csrf, ...fields });
-  }
-
-  function post(body) {
-    posted = true;
-    return fetch(root.dataset.resultUrl, { method: "POST", body, credentials: "same-origin" })
-      .then((response) => response.json().then((json) => ({ status: response.status, ...json })))
-      .then((json) => { lastResponse = json; return json; })
-      .catch(() => null);
+    return fields;
   }
 
   /**
-   * The game is over: the last miss's scolding, then the end said aloud, so the last thing heard is
-   * never only "try again". A record beaten in this game was celebrated when it happened, so the end
-   * does not announce it again: the pop-up keeps its gold and stars and says the end of the game.
-   * (A record can only be beaten on a hit, and a game ends on a miss, so it was always announced;
-   * a page that somehow missed it celebrates here instead.)
+   * The result joins the patient's one queue (event-queue.js) behind the game's answers: kept offline
+   * and across a reload, sent once the network is back, stored once (the game key is its idempotency
+   * key), and the record decided by the server when it arrives.
+   */
+  function post(fields) {
+    posted = true;
+    queue.add({ _url: root.dataset.resultUrl, _kind: "educat-result", ...fields });
+  }
+  root.addEventListener("educat:result", (event) => { lastResponse = event.detail; });
+
+  /**
+   * The game is over, and says so as the original does (seed 002, mostrarMsg): "NOU RECORD!!" and
+   * "Felicitats!!" after a beaten record, "GAME OVER!!" and "Fi de partida!!" after any other game,
+   * shown and spoken after the last miss's scolding. A record celebrated when it was beaten gets no
+   * second fanfare, only its words; a page that somehow missed it celebrates here.
    */
   function end(lastFeedback) {
     mover?.stop();
@@ -225,11 +227,12 @@ export function setUpGame(root) {
     if (celebrationBanner) celebrationBanner.hidden = true;
     emit("educat:end");
     post(result(0));
-    const ending = announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.gameOverClip];
+    const ending = !newRecord ? [root.dataset.gameOverClip]
+      : announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.newRecordClip];
     sayInOrder([lastFeedback, ...ending]);
     dialog.classList.toggle("is-record", newRecord);
-    q(".educat-end-title").textContent = announceNow ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
-    q(".educat-end-message").textContent = announceNow ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
+    q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
+    q(".educat-end-message").textContent = newRecord ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
     if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
     access.restart(); // a switch now scans the pop-up's choices: play again, or go back
   }
@@ -305,14 +308,15 @@ export function setUpGame(root) {
     if (isChallenge && target && deadline !== null && now() >= deadline + zeroShownFor) answer("timeout", null);
   }, 100);
 
+  // A normal game has no end of its own: Pregunta after answers starts no new game, so its result is
+  // queued when the child leaves (the queue keeps it if the request is cut by the navigation).
   // Leaving: a normal game with answers is a finished game; a challenge under way is abandoned,
   // and kept when at least one question was answered.
   window.addEventListener("pagehide", () => {
     if (posted) return;
     const answered = isChallenge ? game.phase === "asking" && game.hits + game.errors > 0 : hits + errors > 0;
     if (!answered) return;
-    posted = true;
-    navigator.sendBeacon(root.dataset.resultUrl, result(isChallenge ? game.lives : undefined));
+    post(result(isChallenge ? game.lives : undefined));
   });
 
   show();

@@ -94,6 +94,11 @@ enum EduCATPlausibility {
     /// Only a record the child was shown is stored: a challenge played to its end (the pop-up seen),
     /// or one left half-way after the game celebrated the record as it was beaten (`recordAnnounced`).
     /// A challenge left half-way without that is kept as a result and never beats the record.
+    /// The result counts what the game's stored answers count: every answer is a hit or an error.
+    static func agrees(_ result: EduCATResult, withAnswers tally: (hits: Int, errors: Int)) -> Bool {
+        result.hits == tally.hits && result.errors == tally.errors
+    }
+
     static func maySetRecord(_ result: EduCATResult) -> Bool {
         result.mode == .challenge && (result.livesLeft == 0 || result.recordAnnounced)
     }

@@ -124,6 +124,12 @@ enum EduCATRoutes {
         if let problem = EduCATPlausibility.check(result, level: level) {
             return Reply(try .json(["error": "implausible result", "reason": problem.rawValue], status: .unprocessableContent))
         }
+        // The page queues a game's answers before its result (answers.js, game.js): a result that
+        // disagrees with them was not played. A replayed result (its key stored) is answered below.
+        if let key, let tally = try EduCATStore.tally(gameKey: key, patientId: actor.userId, db),
+           !EduCATPlausibility.agrees(result, withAnswers: tally) {
+            return Reply(try .json(["error": "implausible result", "reason": "answers"], status: .unprocessableContent))
+        }
         let (pack, _) = try player(context, db)
         let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,
                                            assistedBy: actor.supervisorId, at: context.now, db)

@@ -81,6 +81,16 @@ enum EduCATStore {
         return next
     }
 
+    /// The right and wrong answers stored for one game, nil when none is stored.
+    static func tally(gameKey: String, patientId: Int64, _ db: Database) throws -> (hits: Int, errors: Int)? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT count(*) AS answered, coalesce(sum(correct), 0) AS hits FROM educatAnswer WHERE patientId = ? AND gameKey = ?
+            """, arguments: [patientId, gameKey]), let answered = row["answered"] as Int?, answered > 0
+        else { return nil }
+        let hits: Int = row["hits"]
+        return (hits, answered - hits)
+    }
+
     /// The four records, 0 for an area never played.
     static func records(patientId: Int64, _ db: Database) throws -> [EduCATArea: Int] {
         var records = Dictionary(uniqueKeysWithValues: EduCATArea.allCases.map { ($0, 0) })
