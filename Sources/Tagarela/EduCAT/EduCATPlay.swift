@@ -7,7 +7,7 @@ import Foundation
 struct EduCATPlayView: PageModel {
     /// `data-access-*` attributes for access.js: enum names and numbers only, safe unescaped.
     let accessAttributes: String
-    /// Says the end-of-game text aloud ("Fi del joc!! Tornem a jugar?").
+    /// Says the end-of-game text aloud ("GAME OVER!! Fi de partida!!", seed 002).
     let gameOverClip: String
     /// Says the new-record text aloud, after the celebration.
     let newRecordClip: String
