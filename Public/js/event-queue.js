@@ -93,7 +93,7 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
       showStatus();
       if (code >= 200 && code < 300) {
         try {
-          onSent?.(event, response);
+          await onSent?.(event, response); // done with the event before the next one, or the flush, ends
         } catch (error) {
           console.error(error);
         }

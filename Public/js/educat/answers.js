@@ -48,13 +48,15 @@ export function setUpAnswers(root, queue) {
   window.addEventListener("pagehide", flush);
 
   window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, {
-    flushAnswers: () => { flush(); return queue.flush(); },
+    // Resolves with the server's answer to the last batch (the area's level).
+    flushAnswers: () => { flush(); return queue.flush().then(() => window.tagarelaEducat.lastAnswers ?? null); },
     pendingAnswers: () => pending.length,
   });
 }
 
 /** The server's answer to a batch: the area's level, which automatic promotion may have raised. */
 export function answersSent(root, json) {
+  window.tagarelaEducat.lastAnswers = json;
   const level = root.dataset.nextLevel ?? root.dataset.level;
   // The page keeps its level's items; the next game (page) starts at the new level.
   if (json && json.level && json.level !== level) {
