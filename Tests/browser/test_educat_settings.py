@@ -1,14 +1,17 @@
 """Each of the clinician's challenge settings acts on the child's game (issue 46, 2): items on screen,
-seconds per question, lives, and no time limit. The settings are written to the patient's row (the
-settings form has its own tests); what is checked is the game the child then plays."""
+seconds per question, lives, no time limit, and the pack's language for the end words (issue 46, 3).
+The settings are written to the patient's row (the settings form has its own tests); what is checked
+is the game the child then plays."""
 import datetime
 import os
 import sqlite3
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from test_educat import advance, hold_clock, open_patient_mode, state
+from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
+from test_educat import SCREENS, advance, end_dialog, hold_clock, item, open_patient_mode, played, state, wrong_item
 
 
 def set_carlas_settings(server, seconds=9, lives=3, untimed=False, items=None):
@@ -85,3 +88,51 @@ def test_no_time_limit_never_runs_out(demo_server, page):
         assert state(page)["lives"] == 3 and state(page)["target"] is not None, "two minutes later, still asking"
     finally:
         set_carlas_settings(demo_server)
+
+
+def set_carlas_pack(server, language):
+    with sqlite3.connect(os.path.join(server.data_dir, "db", "tagarela.sqlite")) as db:
+        db.execute("UPDATE educatSettings SET language = ? WHERE patientId = (SELECT id FROM user WHERE displayName = 'Carla Costa')",
+                   (language,))
+
+
+def play_challenge(page, hits):
+    """`hits` right answers, then three misses; returns the end pop-up's title and message."""
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    for _ in range(hits):
+        item(page, state(page)["target"]).click()
+        advance(page, 3700)
+    for _ in range(3):
+        wrong_item(page).click()
+        advance(page, 1300)
+    return end_dialog(page)
+
+
+@pytest.mark.parametrize("language,record,game_over", [
+    ("ca", ("NOU RECORD!!", "Felicitats!!"), ("GAME OVER!!", "Fi de partida!!")),
+    ("es", ("¡¡NUEVO RÉCORD!!", "¡¡Felicidades!!"), ("¡¡FIN DEL JUEGO!!", "¡¡Fin de la partida!!")),
+    ("pt-BR", ("NOVO RECORDE!!", "Parabéns!!"), ("FIM DE JOGO!!", "Fim de partida!!")),
+])
+def test_the_end_says_the_seeds_words_in_the_childs_pack(demo_server, page, screen, language, record, game_over):
+    open_patient_mode(page, demo_server)
+    try:
+        set_carlas_settings(demo_server)
+        set_carlas_pack(demo_server, language)
+        for width, height in ((360, 640), (768, 1024)):
+            screen.size(width, height)
+            open_game(page, demo_server, "/educat/vowels/challenge")
+            assert page.find_element(By.ID, "educat").get_attribute("lang") == language
+            record_clip = page.find_element(By.ID, "educat").get_attribute("data-new-record-clip")
+            game_over_clip = page.find_element(By.ID, "educat").get_attribute("data-game-over-clip")
+            assert play_challenge(page, state(page)["record"] + 1) == record
+            WebDriverWait(page, 20).until(lambda p: played(p)[-1] == record_clip), "and said aloud"
+            if language == "ca":
+                page.save_screenshot(os.path.join(SCREENS, f"educat-end-record-{width}x{height}.png"))
+            page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
+            assert play_challenge(page, 0) == game_over
+            WebDriverWait(page, 20).until(lambda p: played(p)[-1] == game_over_clip), "and said aloud"
+            if language == "ca":
+                page.save_screenshot(os.path.join(SCREENS, f"educat-end-game-over-{width}x{height}.png"))
+            page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
+    finally:
+        set_carlas_pack(demo_server, None)
