@@ -5,6 +5,7 @@ is the game the child then plays."""
 import datetime
 import os
 import sqlite3
+import time
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -14,14 +15,18 @@ from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exa
 from test_educat import SCREENS, advance, end_dialog, hold_clock, item, open_patient_mode, played, state, wrong_item
 
 
-def set_carlas_settings(server, seconds=9, lives=3, untimed=False, items=None):
+def set_carlas_settings(server, seconds=9, lives=3, untimed=False, items=None, streak=None):
     with sqlite3.connect(os.path.join(server.data_dir, "db", "tagarela.sqlite")) as db:
         carla = db.execute("SELECT id FROM user WHERE displayName = 'Carla Costa'").fetchone()[0]
         now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.000")
-        db.execute("""INSERT INTO educatSettings (patientId, secondsPerQuestion, lives, untimed, itemsOnScreen, updatedAt)
-                      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(patientId) DO UPDATE SET secondsPerQuestion = excluded.secondsPerQuestion,
-                      lives = excluded.lives, untimed = excluded.untimed, itemsOnScreen = excluded.itemsOnScreen""",
-                   (carla, seconds, lives, 1 if untimed else 0, items, now))
+        db.execute("""INSERT INTO educatSettings (patientId, secondsPerQuestion, lives, untimed, itemsOnScreen, promotion,
+                      promotionValue, updatedAt) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(patientId) DO UPDATE SET
+                      secondsPerQuestion = excluded.secondsPerQuestion, lives = excluded.lives, untimed = excluded.untimed,
+                      itemsOnScreen = excluded.itemsOnScreen, promotion = excluded.promotion, promotionValue = excluded.promotionValue""",
+                   (carla, seconds, lives, 1 if untimed else 0, items, "streak" if streak else "never", streak, now))
+        # The numbers at their standard level (2), set now: the answers before do not count towards the next.
+        db.execute("""INSERT INTO educatLevel (patientId, area, level, updatedAt) VALUES (?, 'numbers', 2, ?)
+                      ON CONFLICT(patientId, area) DO UPDATE SET level = 2, updatedAt = excluded.updatedAt""", (carla, now))
 
 
 def shown(page):
@@ -136,3 +141,35 @@ def test_the_end_says_the_seeds_words_in_the_childs_pack(demo_server, page, scre
             page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
     finally:
         set_carlas_pack(demo_server, None)
+
+
+def test_a_level_up_is_celebrated_seen_and_heard(demo_server, page, screen):
+    open_patient_mode(page, demo_server)
+    try:
+        for width, height in ((360, 640), (768, 1024)):
+            set_carlas_settings(demo_server, streak=3)
+            screen.size(width, height)
+            open_game(page, demo_server, "/educat/numbers/game")
+            root = page.find_element(By.ID, "educat")
+            assert root.get_attribute("data-level") == "2"
+            banner = page.find_element(By.CSS_SELECTOR, ".educat-level-up")
+            level_up_clip = root.get_attribute("data-level-up-clip")
+            for _ in range(2):
+                page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+                item(page, state(page)["target"]).click()
+                advance(page, 1300)
+            time.sleep(1)
+            assert not banner.is_displayed() and level_up_clip not in played(page), "two right: not yet"
+            page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+            item(page, state(page)["target"]).click()
+            WebDriverWait(page, 10).until(lambda p: banner.is_displayed()), "three right in a row: seen…"
+            assert banner.text.strip().endswith("HAS PUJAT DE NIVELL!!")
+            WebDriverWait(page, 10).until(lambda p: played(p)[-1] == level_up_clip), "…and heard, after the fanfare"
+            assert root.get_attribute("data-next-level") == "3"
+            page.save_screenshot(os.path.join(SCREENS, f"educat-level-up-{width}x{height}.png"))
+            advance(page, 3000)
+            WebDriverWait(page, 5).until(lambda p: not banner.is_displayed())
+            page.get(demo_server.url + "/educat/numbers/game")
+            assert page.find_element(By.ID, "educat").get_attribute("data-level") == "3", "the next game plays the new level"
+    finally:
+        set_carlas_settings(demo_server)

@@ -42,7 +42,8 @@ export function setUpAnswers(root, queue) {
     const ms = askedAt === null ? 0 : Math.max(0, Math.round(performance.now() - askedAt));
     pending.push({ seq: sequence, item: String(item), tapped: outcome === "timeout" ? null : String(tapped ?? ""), outcome, ms });
     askedAt = outcome === "miss" ? askedAt : null;
-    if (pending.length >= batchSize) flush();
+    // A hit may pass the level: sent at once, so a promotion is celebrated when it happens.
+    if (pending.length >= batchSize || outcome === "hit") flush();
   });
   root.addEventListener("educat:end", flush);
   window.addEventListener("pagehide", flush);

@@ -24,7 +24,7 @@ export function setUpGame(root, queue) {
   const hitsOut = q(".educat-hits"), errorsOut = q(".educat-errors");
   const livesOut = q(".educat-lives"), recordOut = q(".educat-record"), timeOut = q(".educat-time");
   const dialog = q(".educat-end");
-  const celebrationBanner = q(".educat-celebration");
+  const celebrationBanner = q(".educat-celebration:not(.educat-level-up)");
   const clips = (kind) => [...root.querySelectorAll(`.educat-feedback [data-kind="${kind}"]`)].map((li) => li.dataset.clip);
   const congratulations = clips("congratulation"), scoldings = clips("scolding");
   const settings = { seconds: Number(root.dataset.seconds), lives: Number(root.dataset.lives) };

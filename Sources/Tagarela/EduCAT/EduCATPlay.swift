@@ -11,6 +11,8 @@ struct EduCATPlayView: PageModel {
     let gameOverClip: String
     /// Says the new-record text aloud, after the celebration.
     let newRecordClip: String
+    /// Says that the child went up a level, after the fanfare.
+    let levelUpClip: String
     /// A short rising fanfare (sox), played when a record is beaten.
     let celebrationURL = EduCATContent.celebrationURL
 
@@ -18,5 +20,6 @@ struct EduCATPlayView: PageModel {
         accessAttributes = access.attributes
         gameOverClip = pack.clipURL(pack.gameOverSpeech)
         newRecordClip = pack.clipURL(pack.newRecordSpeech)
+        levelUpClip = pack.clipURL(pack.levelUpSpeech)
     }
 }
