@@ -10,6 +10,7 @@ import { setUpAccess, isUntimed } from "./play.js";
 const pauseAfterAnswer = 1200; // ms: the feedback clip, then the next question
 const syllablesAfter = 1200; // conta-cops: the syllabified reading after the feedback…
 const countAfter = 3000; // …and the count 3 s after that, as in the lesson
+const syllableStep = 550; // ms: the pause between syllables of the syllabified reading (the clip's full stops)
 const zeroShownFor = 500; // ms: a question that runs out shows 0 this long before the life goes
 const recordPause = 3600; // ms: the fanfare (1.6 s) and "nou record!!" said aloud, before the next question
 const celebrationShownFor = 3000; // ms: the stars stay on screen while the record is said
@@ -114,11 +115,19 @@ export function setUpGame(root, queue) {
   const emit = (name, detail = {}) => root.dispatchEvent(new CustomEvent(name, { detail }));
   const asked = () => (target ? (isContaCops ? target.word : target.dataset.item) : null);
 
+  /**
+   * Conta-cops, after an answer (seed 002, step 8): the word read again with pauses marking its
+   * syllables, each syllable joining the line as it is said, then the total.
+   */
   function reveal(word, after = syllablesAfter) {
     later(after, () => {
-      syllables.textContent = word.syllables;
+      const parts = word.syllables.split(" - ");
+      syllables.textContent = parts[0];
       syllables.hidden = false;
       say(word.syllablesClip);
+      parts.slice(1).forEach((_, i) => later((i + 1) * syllableStep, () => {
+        syllables.textContent = parts.slice(0, i + 2).join(" - ");
+      }));
       later(countAfter, () => {
         count.textContent = word.count;
         count.hidden = false;
@@ -163,7 +172,7 @@ export function setUpGame(root, queue) {
     answers.forEach((button) => { button.disabled = true; });
     if (game.phase === "over") {
       target = null;
-      end(feedback);
+      end(feedback, isContaCops ? word : null);
       return;
     }
     // The hit that passes the stored record is celebrated there and then, once a game: the fanfare
@@ -218,7 +227,7 @@ export function setUpGame(root, queue) {
    * shown and spoken after the last miss's scolding. A record celebrated when it was beaten gets no
    * second fanfare, only its words; a page that somehow missed it celebrates here.
    */
-  function end(lastFeedback) {
+  function end(lastFeedback, word = null) {
     mover?.stop();
     repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
@@ -227,6 +236,17 @@ export function setUpGame(root, queue) {
     if (celebrationBanner) celebrationBanner.hidden = true;
     emit("educat:end");
     post(result(0));
+    if (!word) {
+      showEnd(lastFeedback, newRecord, announceNow);
+      return;
+    }
+    // Conta-cops ending on a miss: that word's syllables and count first, then the pop-up.
+    say(lastFeedback);
+    reveal(word);
+    later(syllablesAfter + countAfter + 1500, () => showEnd(null, newRecord, announceNow));
+  }
+
+  function showEnd(lastFeedback, newRecord, announceNow) {
     const ending = !newRecord ? [root.dataset.gameOverClip]
       : announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.newRecordClip];
     sayInOrder([lastFeedback, ...ending]);
