@@ -173,3 +173,29 @@ def test_a_level_up_is_celebrated_seen_and_heard(demo_server, page, screen):
             assert page.find_element(By.ID, "educat").get_attribute("data-level") == "3", "the next game plays the new level"
     finally:
         set_carlas_settings(demo_server)
+
+
+def test_the_timer_goes_back_to_the_full_seconds_and_keys_answer(demo_server, page):
+    from selenium.webdriver.common.action_chains import ActionChains
+    open_patient_mode(page, demo_server)
+    try:
+        set_carlas_settings(demo_server, seconds=7)
+        open_game(page, demo_server, "/educat/numbers/challenge")
+        page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+        advance(page, 3000)
+        time_shown = page.find_element(By.CSS_SELECTOR, ".educat-time")
+        WebDriverWait(page, 2).until(lambda p: time_shown.text == "4")
+        # The number asked, typed on the keyboard: a hit, and the timer back at 7 at once.
+        ActionChains(page).send_keys(state(page)["target"]).perform()
+        assert state(page)["hits"] == 1
+        assert time_shown.text == "7", "the full seconds between questions, not the last value"
+        advance(page, 3700)
+        target = state(page)["target"]
+        assert target is not None
+        ActionChains(page).send_keys("x").perform()
+        assert state(page)["errors"] == 0, "a key that names no number does nothing"
+        wrong = "1" if target != "1" else "2"
+        ActionChains(page).send_keys(wrong).perform()
+        assert state(page)["errors"] == 1 and state(page)["lives"] == 2, "another number typed is a wrong answer"
+    finally:
+        set_carlas_settings(demo_server)

@@ -64,7 +64,7 @@ export function setUpGame(root, queue) {
     }
   }
 
-  /** The seconds left, counted down while a question is open; it stays as it was between questions. */
+  /** The seconds left, counted down while a question is open. */
   function showTime() {
     if (!isChallenge || untimed || deadline === null) return;
     const left = Math.max(0, Math.ceil((deadline - now()) / 1000));
@@ -168,6 +168,8 @@ export function setUpGame(root, queue) {
     }
     game = rules.answer(game, outcome);
     deadline = null;
+    // Back to the full seconds for the next question (a run-out question shows its 0 a moment first).
+    if (!untimed && outcome !== "timeout") timeOut.textContent = settings.seconds;
     show();
     answers.forEach((button) => { button.disabled = true; });
     if (game.phase === "over") {
@@ -318,6 +320,25 @@ export function setUpGame(root, queue) {
     markSpot(area, event.clientX - box.left, event.clientY - box.top);
     answer("miss", null, "");
   });
+  // Digits and letters typed on a keyboard answer too (GCompris accepts keys): the item on screen
+  // whose symbol is the key (another of the game's symbols is a wrong answer, any other key nothing);
+  // conta-cops takes the digits 1–5.
+  document.addEventListener("keydown", (event) => {
+    if (!target || runOut() || event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
+    if (dialog.open || event.target.closest?.("input, textarea, select")) return;
+    const key = event.key.toLocaleLowerCase();
+    if (isContaCops) {
+      answers.find((button) => button.dataset.answer === key)?.click();
+      return;
+    }
+    const named = (element) => element.dataset.item.toLocaleLowerCase() === key;
+    if (!items.some(named)) return; // not a symbol of this game: nothing happens
+    event.preventDefault();
+    const typed = mover.shown().find(named);
+    if (typed) typed.click();
+    else answer("miss", null, key);
+  });
+
   answers.forEach((button) => button.addEventListener("click", () => {
     if (!target || runOut()) return;
     answer(Number(button.dataset.answer) === target.count ? "hit" : "miss", button, button.dataset.answer);
