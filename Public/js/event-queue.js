@@ -1,9 +1,12 @@
-// The patient's event log (taps, spoken sentences, eduCAT answers and results) as a queue kept in
-// localStorage: an event is stored before it is sent, sent in order, and removed once the server has
-// it. The browser's key makes each event count once on the server, so a tablet that was offline sends
-// its taps and its games later, with the time they were made, exactly once. Fields whose name starts
-// with "_" are the queue's own: `_id` (which event this is in the queue; taps use their key) and `_url`
-// (where it goes, when not the queue's own address).
+// The patient's event log (taps, spoken sentences) as a queue kept in localStorage: an event is
+// stored before it is sent, sent in order, and removed once the server has it. The browser's key
+// makes each event count once on the server, so a tablet that was offline sends its taps later,
+// with the time they were made, exactly once.
+//
+// One queue for every event a patient's pages make (board taps, eduCAT answers and results): an
+// event may carry its own address in `_url` (fields starting with "_" stay in the browser), so any
+// page that opens the queue sends everything waiting, in order. `_id` names an event in the queue
+// when its `key` is not unique to it (an eduCAT game's answer batches share the game's key).
 
 const retried = [403, 408, 429];
 
@@ -33,7 +36,7 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
     if (storageWorks) {
       try {
         const saved = JSON.parse(localStorage.getItem(storageKey) ?? "[]");
-        if (Array.isArray(saved)) return saved.filter((event) => event?.key || event?._id);
+        if (Array.isArray(saved)) return saved.filter((event) => event?._id || event?.key);
       } catch {
         // Unavailable or unreadable: use the copy in memory.
       }
@@ -52,17 +55,19 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
   }
 
   const idOf = (event) => event._id ?? event.key;
+  const urlOf = (event) => event._url ?? url;
 
   async function send(event) {
     const fields = Object.fromEntries(Object.entries(event)
       .filter(([name, value]) => !name.startsWith("_") && value !== undefined && value !== null));
     try {
-      const response = await fetch(event._url ?? url, {
+      const response = await fetch(urlOf(event), {
         method: "POST",
         body: new URLSearchParams(fields),
         headers: { "X-CSRF-Token": csrf },
         credentials: "same-origin",
         redirect: "manual", // a redirect (say, to the login page) did not record the event
+        keepalive: true, // an event queued as the page closes still goes (a copy stays queued until answered)
         signal: AbortSignal.timeout?.(10_000), // a hung request must not stall the queue
       });
       return response;
@@ -72,7 +77,10 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
   }
 
   async function drain() {
-    for (let event = read()[0]; event; event = read()[0]) {
+    // An event this page cannot address (an old tap without `_url`, read on a page with no tap
+    // address) waits for a page that can.
+    const next = () => read().find((event) => urlOf(event));
+    for (let event = next(); event; event = next()) {
       const response = await send(event);
       const code = response?.status ?? 0; // 0: no answer, or a redirect
       // 2xx and 4xx (a bad event) are done; the rest is retried. 403 is retried too: an expired
@@ -85,7 +93,7 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
       showStatus();
       if (code >= 200 && code < 300) {
         try {
-          onSent?.(event, response);
+          await onSent?.(event, response); // done with the event before the next one, or the flush, ends
         } catch (error) {
           console.error(error);
         }
@@ -118,25 +126,11 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
     }
   }
 
-  /** Stores an event (a key, an id and the time are added unless given) and tries to send it. */
+  /** Stores an event (a key, the time and this queue's address are added) and tries to send it. */
   function add(fields) {
-    write([...read(), { key: newKey(), _id: newKey(), at: new Date().toISOString(), ...fields }]);
+    write([...read(), { key: newKey(), _id: newKey(), _url: url, ...fields, at: new Date().toISOString() }]);
     showStatus();
     flush();
-  }
-
-  /**
-   * The page is going away (a child leaving a game for the menu): each waiting event is handed to the
-   * browser to send after the page is gone, and stays queued until a later page sees it acknowledged.
-   * Its key makes a second delivery count once.
-   */
-  function sendBeforeLeaving() {
-    if (!navigator.sendBeacon) return;
-    for (const event of read().slice(0, 20)) {
-      const fields = Object.fromEntries(Object.entries(event)
-        .filter(([name, value]) => !name.startsWith("_") && value !== undefined && value !== null));
-      navigator.sendBeacon(event._url ?? url, new URLSearchParams({ _csrf: csrf, ...fields }));
-    }
   }
 
   addEventListener("online", flush);
@@ -146,5 +140,5 @@ export function createEventQueue({ url, csrf = "", status, offlineText = "", sen
   showStatus();
   flush();
 
-  return { add, flush, sendBeforeLeaving, length: () => read().length };
+  return { add, flush, length: () => read().length };
 }

@@ -53,6 +53,26 @@ import Testing
         #expect(page.text.contains("2 · Letra de forma maiúscula"), "the level of each area")
     }
 
+    /// Issue 46, 5: the server has the game's answers, and a result must count what they count.
+    @Test func aForgedResultThatDisagreesWithTheGamesAnswersIsRefusedAndStoresNothing() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)
+        #expect(try carla.post("/educat/answers", answers(key: "game-key-forged", Self.mixUps)).status == 200)
+        func result(hits: Int, errors: Int) -> [(String, String)] {
+            [("area", "alphabet"), ("mode", "normal"), ("hits", "\(hits)"), ("errors", "\(errors)"), ("duration", "200"),
+             ("key", "game-key-forged"), ("level", "1")]
+        }
+        let before = try resultCount(test)
+        let forged = try carla.post("/educat/results", result(hits: 40, errors: 0))
+        #expect(forged.status == 422)
+        #expect(forged.text.contains(#""reason":"answers""#))
+        #expect(try carla.post("/educat/results", result(hits: 2, errors: 1)).status == 422, "hits and errors swapped")
+        #expect(try resultCount(test) == before, "nothing stored")
+        #expect(try carla.post("/educat/results", result(hits: 1, errors: 2)).status == 200, "the game as played")
+        #expect(try carla.post("/educat/results", result(hits: 1, errors: 2)).status == 200, "sent again from the queue")
+        #expect(try resultCount(test) == before + 1, "stored exactly once")
+    }
+
     @Test func aResultNoGameCouldProduceIs422AndAReplayedOneCountsOnce() async throws {
         let test = try await TestApp()
         let carla = try inPatientMode(test)

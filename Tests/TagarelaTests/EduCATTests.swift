@@ -37,7 +37,7 @@ import Testing
             #expect(game.status == 200 && game.text.contains("Repte") && game.text.contains("Pregunta"))
             let challenge = try carla.get("/educat/\(area)/challenge").text
             #expect(challenge.contains("* * *") && challenge.contains(#"data-seconds="9""#))
-            #expect(challenge.contains("NOU RECORD!!") && challenge.contains("FI DEL JOC!!"))
+            #expect(challenge.contains("NOU RECORD!!") && challenge.contains("GAME OVER!!") && challenge.contains("Fi de partida!!"))
             #expect(try carla.get("/educat/\(area)/lesson").status == 200)
         }
         let alphabet = try carla.get("/educat/alphabet/lesson").text

@@ -145,7 +145,7 @@ def test_a_challenge_keeps_its_record_a_better_game_beats_it_and_a_timeout_costs
     advance(page, 2400)
     for _ in range(3):
         answer_wrong(page)
-    assert end_dialog(page) == ("FI DEL JOC!!", "Tornem a jugar?")
+    assert end_dialog(page) == ("NOU RECORD!!", "Felicitats!!"), "the seed's words after a beaten record"
     assert "is-record" in page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("class")
     page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
 
@@ -168,7 +168,7 @@ def test_a_challenge_keeps_its_record_a_better_game_beats_it_and_a_timeout_costs
     WebDriverWait(page, 5).until(lambda p: state(p)["lives"] == 1)
     advance(page, 1300)
     advance(page, 9600)
-    assert end_dialog(page) == ("FI DEL JOC!!", "Tornem a jugar?")
+    assert end_dialog(page) == ("GAME OVER!!", "Fi de partida!!"), "the seed's words after any other game"
     page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
 
     page.get(demo_server.url + "/educat/records")
@@ -480,9 +480,9 @@ def test_a_tap_shows_its_mark_and_a_record_is_celebrated_aloud(demo_server, page
         advance(page, 1300)
     wrong_item(page).click()
     end_dialog(page)
-    # The last miss's scolding, then the end said aloud: never only "try again"; the record was
-    # announced when it was beaten, so not again (the pop-up keeps its gold and stars).
-    WebDriverWait(page, 20).until(lambda p: played(p)[-1] == game_over_clip)
+    # The last miss's scolding, then the end said aloud: "nou record!! felicitats!!" (the fanfare
+    # played when it was beaten, so not again; the pop-up keeps its gold and stars).
+    WebDriverWait(page, 20).until(lambda p: played(p)[-1] == record_clip)
     assert played(page)[-2] in scoldings and played(page).count(celebration) == 1
     assert page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("class") == "educat-end is-record"
     assert page.execute_script("return fetch(arguments[0]).then(r => r.status + ' ' + r.headers.get('content-type'))",

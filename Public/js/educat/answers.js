@@ -1,7 +1,7 @@
 // Per-item answers: game.js says what happens (events on the root, see docs/decisions.md "eduCAT
-// levels and results"); this file times each answer and queues them in batches with the game's key
-// (the patients' event queue, before the game's result: the server checks a result against them).
-// The server answers with the area's level, which automatic promotion may have raised.
+// levels and results"); this file times each answer and queues them in batches with the game's key.
+
+import { newKey } from "../event-queue.js";
 
 const batchSize = 5;
 
@@ -12,44 +12,27 @@ export function setUpAnswers(root, queue) {
   let sequence = 0;
   let askedAt = null;
   let pending = [];
-  let ofGame = []; // every answer of the game under way: its result carries them (see game.js)
-  let level = root.dataset.level;
-  let lastAnswered = Promise.resolve(null); // the last batch's answer from the server, once it comes
+  const level = root.dataset.level;
 
-  const newKey = () => (crypto.randomUUID ? crypto.randomUUID()
-    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(""));
-
-  /** The answers so far, queued as one batch (sent at once when the network allows). */
+  // Into the patient's one queue (event-queue.js): kept offline and across a reload, sent in order
+  // before the game's result, so the server can check the result against them.
   function flush() {
     if (!pending.length || !key) return;
     queue.add({
-      _url: url, key, area: root.dataset.area, mode: root.dataset.mode === "challenge" ? "challenge" : "normal",
-      level, answers: JSON.stringify(pending),
+      _url: url, _kind: "educat-answers", key, area: root.dataset.area,
+      mode: root.dataset.mode === "challenge" ? "challenge" : "normal", level, answers: JSON.stringify(pending),
     });
     pending = [];
   }
-
-  root.addEventListener("educat:sent", ({ detail: { event, response } }) => {
-    if (event._url !== url) return;
-    lastAnswered = response.json().then((json) => {
-      // The page keeps its level's items; the next game (page) starts at the new level.
-      if (json && json.level && json.level !== level) {
-        root.dataset.nextLevel = json.level;
-        root.dispatchEvent(new CustomEvent("educat:level", { detail: { level: Number(json.level), levelKey: json.levelKey } }));
-      }
-      return json;
-    }).catch(() => null);
-  });
 
   root.addEventListener("educat:start", () => {
     flush();
     key = newKey();
     sequence = 0;
-    ofGame = [];
     root.dataset.gameKey = key;
   });
   root.addEventListener("educat:ask", () => {
-    if (!key) { key = newKey(); root.dataset.gameKey = key; ofGame = []; }
+    if (!key) { key = newKey(); root.dataset.gameKey = key; }
     askedAt = performance.now();
   });
   root.addEventListener("educat:answer", (event) => {
@@ -57,21 +40,28 @@ export function setUpAnswers(root, queue) {
     if (!key || item == null) return;
     sequence += 1;
     const ms = askedAt === null ? 0 : Math.max(0, Math.round(performance.now() - askedAt));
-    const answer = { seq: sequence, item: String(item), tapped: outcome === "timeout" ? null : String(tapped ?? ""), outcome, ms };
-    pending.push(answer);
-    ofGame.push(answer);
+    pending.push({ seq: sequence, item: String(item), tapped: outcome === "timeout" ? null : String(tapped ?? ""), outcome, ms });
     askedAt = outcome === "miss" ? askedAt : null;
-    if (pending.length >= batchSize) flush();
+    // A hit may pass the level: sent at once, so a promotion is celebrated when it happens.
+    if (pending.length >= batchSize || outcome === "hit") flush();
   });
-  // The game ends or the page goes: the last answers are queued before the result is.
   root.addEventListener("educat:end", flush);
-  root.addEventListener("educat:leave", flush);
+  window.addEventListener("pagehide", flush);
 
   window.tagarelaEducat = Object.assign(window.tagarelaEducat || {}, {
-    flushAnswers: async () => { flush(); await queue.flush(); return lastAnswered; },
+    // Resolves with the server's answer to the last batch (the area's level).
+    flushAnswers: () => { flush(); return queue.flush().then(() => window.tagarelaEducat.lastAnswers ?? null); },
     pendingAnswers: () => pending.length,
   });
+}
 
-  /** The game's answers (the last 200: earlier ones went in batches before), for its result. */
-  return { ofGame: () => JSON.stringify(ofGame.slice(-200)) };
+/** The server's answer to a batch: the area's level, which automatic promotion may have raised. */
+export function answersSent(root, json) {
+  window.tagarelaEducat.lastAnswers = json;
+  const level = root.dataset.nextLevel ?? root.dataset.level;
+  // The page keeps its level's items; the next game (page) starts at the new level.
+  if (json && json.level && json.level !== level) {
+    root.dataset.nextLevel = json.level;
+    root.dispatchEvent(new CustomEvent("educat:level", { detail: { level: Number(json.level), levelKey: json.levelKey } }));
+  }
 }

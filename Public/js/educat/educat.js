@@ -3,10 +3,10 @@ import { runDue } from "./clock.js";
 import { say, played, heard, setUpMusic } from "./sound.js";
 import { setUpLesson, setUpCaseToggle } from "./lesson.js";
 import { setUpGame } from "./game.js";
-import { setUpAnswers } from "./answers.js";
+import { setUpAnswers, answersSent } from "./answers.js";
+import { createEventQueue } from "../event-queue.js";
 import { setUpLevels } from "./levels.js";
 import { setUpAccess } from "./play.js";
-import { createEventQueue } from "../event-queue.js";
 
 const root = document.getElementById("educat");
 
@@ -15,21 +15,22 @@ if (root) {
   root.querySelectorAll(".educat-help, .educat-read").forEach((button) =>
     button.addEventListener("click", () => say(button.dataset.clip)));
   setUpMusic(root.querySelector(".educat-music"), root.querySelector(".educat-tune"));
+  // The patient's one queue of events (board taps, answers, results): every eduCAT page sends what
+  // is waiting, so a result queued offline or as a page closed arrives with the next page opened.
+  const csrf = root.dataset.csrf || document.querySelector('input[name="_csrf"]')?.value || "";
+  const queue = createEventQueue({
+    csrf,
+    onSent: async (event, response) => {
+      if (event._kind !== "educat-answers" && event._kind !== "educat-result") return;
+      const json = await response.json().catch(() => null);
+      if (event._kind === "educat-answers") answersSent(root, json);
+      else root.dispatchEvent(new CustomEvent("educat:result", { detail: { status: response.status, ...json } }));
+    },
+  });
+  window.tagarelaEducat.queue = queue;
   switch (root.dataset.page) {
     case "lesson": setUpLesson(root); setUpLevels(root); break;
-    case "game": {
-      // Answers and the result go through the patients' one event queue (the boards' taps too), in
-      // order: a game finished offline, or left for another page, is sent later, exactly once.
-      const queue = createEventQueue({
-        url: root.dataset.resultUrl, csrf: root.dataset.csrf,
-        onSent: (event, response) => root.dispatchEvent(new CustomEvent("educat:sent", { detail: { event, response } })),
-      });
-      setUpCaseToggle(root);
-      const answers = setUpAnswers(root, queue);
-      setUpLevels(root);
-      setUpGame(root, queue, answers);
-      break;
-    }
+    case "game": setUpCaseToggle(root); setUpAnswers(root, queue); setUpLevels(root); setUpGame(root, queue); break;
     case "information": say(root.querySelector(".educat-read")?.dataset.clip); setUpAccess(root); break;
     // The menus (game choice, lesson or game, records) scan like the games: a child on switches
     // starts, chooses and replays a game without a mouse.

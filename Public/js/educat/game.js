@@ -10,11 +10,12 @@ import { setUpAccess, isUntimed } from "./play.js";
 const pauseAfterAnswer = 1200; // ms: the feedback clip, then the next question
 const syllablesAfter = 1200; // conta-cops: the syllabified reading after the feedback…
 const countAfter = 3000; // …and the count 3 s after that, as in the lesson
+const syllableStep = 550; // ms: the pause between syllables of the syllabified reading (the clip's full stops)
 const zeroShownFor = 500; // ms: a question that runs out shows 0 this long before the life goes
 const recordPause = 3600; // ms: the fanfare (1.6 s) and "nou record!!" said aloud, before the next question
 const celebrationShownFor = 3000; // ms: the stars stay on screen while the record is said
 
-export function setUpGame(root, queue, answerLog) {
+export function setUpGame(root, queue) {
   const isChallenge = root.dataset.mode === "challenge";
   const isContaCops = root.dataset.area === "conta-cops";
   const untimed = isChallenge && isUntimed(root);
@@ -24,7 +25,7 @@ export function setUpGame(root, queue, answerLog) {
   const hitsOut = q(".educat-hits"), errorsOut = q(".educat-errors");
   const livesOut = q(".educat-lives"), recordOut = q(".educat-record"), timeOut = q(".educat-time");
   const dialog = q(".educat-end");
-  const celebrationBanner = q(".educat-celebration");
+  const celebrationBanner = q(".educat-celebration:not(.educat-level-up)");
   const clips = (kind) => [...root.querySelectorAll(`.educat-feedback [data-kind="${kind}"]`)].map((li) => li.dataset.clip);
   const congratulations = clips("congratulation"), scoldings = clips("scolding");
   const settings = { seconds: Number(root.dataset.seconds), lives: Number(root.dataset.lives) };
@@ -42,7 +43,7 @@ export function setUpGame(root, queue, answerLog) {
   // ---- the items: moving buttons, or a picture with answers 1–5 ----
   const area = q(".educat-area");
   const items = [...root.querySelectorAll(".educat-item")];
-  const mover = items.length ? new Mover(area, items, { speed: root.dataset.speed }) : null;
+  const mover = items.length ? new Mover(area, items, { speed: root.dataset.speed, limit: root.dataset.items }) : null;
   const words = [...root.querySelectorAll(".educat-words li")].map((li) => ({ ...li.dataset, count: Number(li.dataset.count) }));
   const answers = [...root.querySelectorAll(".educat-answer")];
   const picture = q(".educat-picture"), syllables = q(".educat-syllables"), count = q(".educat-count");
@@ -63,7 +64,7 @@ export function setUpGame(root, queue, answerLog) {
     }
   }
 
-  /** The seconds left, counted down while a question is open; it stays as it was between questions. */
+  /** The seconds left, counted down while a question is open. */
   function showTime() {
     if (!isChallenge || untimed || deadline === null) return;
     const left = Math.max(0, Math.ceil((deadline - now()) / 1000));
@@ -114,11 +115,19 @@ export function setUpGame(root, queue, answerLog) {
   const emit = (name, detail = {}) => root.dispatchEvent(new CustomEvent(name, { detail }));
   const asked = () => (target ? (isContaCops ? target.word : target.dataset.item) : null);
 
+  /**
+   * Conta-cops, after an answer (seed 002, step 8): the word read again with pauses marking its
+   * syllables, each syllable joining the line as it is said, then the total.
+   */
   function reveal(word, after = syllablesAfter) {
     later(after, () => {
-      syllables.textContent = word.syllables;
+      const parts = word.syllables.split(" - ");
+      syllables.textContent = parts[0];
       syllables.hidden = false;
       say(word.syllablesClip);
+      parts.slice(1).forEach((_, i) => later((i + 1) * syllableStep, () => {
+        syllables.textContent = parts.slice(0, i + 2).join(" - ");
+      }));
       later(countAfter, () => {
         count.textContent = word.count;
         count.hidden = false;
@@ -159,11 +168,13 @@ export function setUpGame(root, queue, answerLog) {
     }
     game = rules.answer(game, outcome);
     deadline = null;
+    // Back to the full seconds for the next question (a run-out question shows its 0 a moment first).
+    if (!untimed && outcome !== "timeout") timeOut.textContent = settings.seconds;
     show();
     answers.forEach((button) => { button.disabled = true; });
     if (game.phase === "over") {
       target = null;
-      end(feedback);
+      end(feedback, isContaCops ? word : null);
       return;
     }
     // The hit that passes the stored record is celebrated there and then, once a game: the fanfare
@@ -198,29 +209,27 @@ export function setUpGame(root, queue, answerLog) {
       if (recordAnnounced) fields.announced = "1";
     }
     Object.assign(fields, { key: root.dataset.gameKey || "", level: root.dataset.level || "" });
-    // Its answers too: stored with it, the result never waits for a batch it overtook (a page going away).
-    if (answerLog) fields.answers = answerLog.ofGame();
     return fields;
   }
 
-  /** The result joins the event queue after its answers: kept until the server has it, offline or not. */
+  /**
+   * The result joins the patient's one queue (event-queue.js) behind the game's answers: kept offline
+   * and across a reload, sent once the network is back, stored once (the game key is its idempotency
+   * key), and the record decided by the server when it arrives.
+   */
   function post(fields) {
     posted = true;
-    queue.add({ _url: root.dataset.resultUrl, ...fields });
+    queue.add({ _url: root.dataset.resultUrl, _kind: "educat-result", ...fields });
   }
-  root.addEventListener("educat:sent", ({ detail: { event, response } }) => {
-    if (event._url !== root.dataset.resultUrl) return;
-    response.json().then((json) => { lastResponse = { status: response.status, ...json }; }).catch(() => {});
-  });
+  root.addEventListener("educat:result", (event) => { lastResponse = event.detail; });
 
   /**
-   * The game is over: the last miss's scolding, then the end said aloud, so the last thing heard is
-   * never only "try again". A record beaten in this game was celebrated when it happened, so the end
-   * does not announce it again: the pop-up keeps its gold and stars and says the end of the game.
-   * (A record can only be beaten on a hit, and a game ends on a miss, so it was always announced;
-   * a page that somehow missed it celebrates here instead.)
+   * The game is over, and says so as the original does (seed 002, mostrarMsg): "NOU RECORD!!" and
+   * "Felicitats!!" after a beaten record, "GAME OVER!!" and "Fi de partida!!" after any other game,
+   * shown and spoken after the last miss's scolding. A record celebrated when it was beaten gets no
+   * second fanfare, only its words; a page that somehow missed it celebrates here.
    */
-  function end(lastFeedback) {
+  function end(lastFeedback, word = null) {
     mover?.stop();
     repeat.hidden = true;
     const newRecord = rules.isNewRecord(game);
@@ -229,11 +238,23 @@ export function setUpGame(root, queue, answerLog) {
     if (celebrationBanner) celebrationBanner.hidden = true;
     emit("educat:end");
     post(result(0));
-    const ending = announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.gameOverClip];
+    if (!word) {
+      showEnd(lastFeedback, newRecord, announceNow);
+      return;
+    }
+    // Conta-cops ending on a miss: that word's syllables and count first, then the pop-up.
+    say(lastFeedback);
+    reveal(word);
+    later(syllablesAfter + countAfter + 1500, () => showEnd(null, newRecord, announceNow));
+  }
+
+  function showEnd(lastFeedback, newRecord, announceNow) {
+    const ending = !newRecord ? [root.dataset.gameOverClip]
+      : announceNow ? [root.dataset.celebration, root.dataset.newRecordClip] : [root.dataset.newRecordClip];
     sayInOrder([lastFeedback, ...ending]);
     dialog.classList.toggle("is-record", newRecord);
-    q(".educat-end-title").textContent = announceNow ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
-    q(".educat-end-message").textContent = announceNow ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
+    q(".educat-end-title").textContent = newRecord ? root.dataset.newRecordTitle : root.dataset.gameOverTitle;
+    q(".educat-end-message").textContent = newRecord ? root.dataset.newRecordMessage : root.dataset.gameOverMessage;
     if (dialog.showModal) dialog.showModal(); else dialog.setAttribute("open", "");
     access.restart(); // a switch now scans the pop-up's choices: play again, or go back
   }
@@ -299,6 +320,25 @@ export function setUpGame(root, queue, answerLog) {
     markSpot(area, event.clientX - box.left, event.clientY - box.top);
     answer("miss", null, "");
   });
+  // Digits and letters typed on a keyboard answer too (GCompris accepts keys): the item on screen
+  // whose symbol is the key (another of the game's symbols is a wrong answer, any other key nothing);
+  // conta-cops takes the digits 1–5.
+  document.addEventListener("keydown", (event) => {
+    if (!target || runOut() || event.ctrlKey || event.metaKey || event.altKey || event.key.length !== 1) return;
+    if (dialog.open || event.target.closest?.("input, textarea, select")) return;
+    const key = event.key.toLocaleLowerCase();
+    if (isContaCops) {
+      answers.find((button) => button.dataset.answer === key)?.click();
+      return;
+    }
+    const named = (element) => element.dataset.item.toLocaleLowerCase() === key;
+    if (!items.some(named)) return; // not a symbol of this game: nothing happens
+    event.preventDefault();
+    const typed = mover.shown().find(named);
+    if (typed) typed.click();
+    else answer("miss", null, key);
+  });
+
   answers.forEach((button) => button.addEventListener("click", () => {
     if (!target || runOut()) return;
     answer(Number(button.dataset.answer) === target.count ? "hit" : "miss", button, button.dataset.answer);
@@ -309,15 +349,15 @@ export function setUpGame(root, queue, answerLog) {
     if (isChallenge && target && deadline !== null && now() >= deadline + zeroShownFor) answer("timeout", null);
   }, 100);
 
+  // A normal game has no end of its own: Pregunta after answers starts no new game, so its result is
+  // queued when the child leaves (the queue keeps it if the request is cut by the navigation).
   // Leaving: a normal game with answers is a finished game; a challenge under way is abandoned,
   // and kept when at least one question was answered.
   window.addEventListener("pagehide", () => {
+    if (posted) return;
     const answered = isChallenge ? game.phase === "asking" && game.hits + game.errors > 0 : hits + errors > 0;
-    if (!posted && answered) {
-      emit("educat:leave");
-      post(result(isChallenge ? game.lives : undefined));
-    }
-    queue.sendBeforeLeaving();
+    if (!answered) return;
+    post(result(isChallenge ? game.lives : undefined));
   });
 
   show();

@@ -2,6 +2,11 @@
 // capitals, lower case or the joined-up hand; numbers as quantities to count. A promotion during a
 // game takes effect with the next page, so the items on screen never change under the child.
 
+import { later } from "./clock.js";
+import { sayInOrder } from "./sound.js";
+
+const levelUpShownFor = 3000; // ms: the banner stays while the fanfare and the words play
+
 const letterCases = { capitals: "", lower: "educat-level-lower", joined: "is-cursive" };
 
 export function applyLevel(root) {
@@ -18,4 +23,13 @@ export function applyLevel(root) {
 
 export function setUpLevels(root) {
   applyLevel(root);
+  // The server moved the child up a level (answers.js): celebrated at once, seen and heard; the
+  // items change with the next game.
+  root.addEventListener("educat:level", () => {
+    sayInOrder([root.dataset.celebration, root.dataset.levelUpClip]);
+    const banner = root.querySelector(".educat-level-up");
+    if (!banner) return;
+    banner.hidden = false;
+    later(levelUpShownFor, () => { banner.hidden = true; });
+  });
 }

@@ -34,10 +34,14 @@ export function plan(count, width, height) {
 const directions = [[1, 0], [-1, 0], [0, 1], [0, -1]];
 
 export class Mover {
-  /** options.speed: a multiplier of the standard pace (levels may make it slower or faster). */
+  /**
+   * options.speed: a multiplier of the standard pace (levels may make it slower or faster);
+   * options.limit: at most this many items at once (the clinician's "items on screen").
+   */
   constructor(area, elements, options = {}) {
     this.area = area;
     this.elements = elements;
+    this.limit = Number(options.limit) > 0 ? Number(options.limit) : Infinity;
     this.speed = Number(options.speed) > 0 ? Number(options.speed) : 1;
     this.items = []; // the items shown: { element, cell, to, progress, pace, direction }
     this.owner = new Map(); // cell index → the item that stands in it or is on its way there
@@ -62,7 +66,7 @@ export class Mover {
   measure() {
     this.width = this.area.clientWidth;
     this.height = this.area.clientHeight;
-    this.grid = plan(this.elements.length, this.width, this.height);
+    this.grid = plan(Math.min(this.elements.length, this.limit), this.width, this.height);
     this.area.style.setProperty("--educat-item", `${this.grid.size}px`);
   }
 

@@ -72,11 +72,12 @@ struct EduCATPack: Decodable, Sendable {
     /// words rather than spelling capitals.
     var gameOverSpeech: String { (label("gameOverTitle") + " " + label("gameOverMessage")).lowercased() }
     var newRecordSpeech: String { (label("newRecordTitle") + " " + label("newRecordMessage")).lowercased() }
+    var levelUpSpeech: String { label("levelUp").lowercased() }
 
     /// Every text the voice says in this pack, each once.
     var spokenTexts: [String] {
         var texts = numbers.map(\.spoken) + alphabet.map(\.spoken) + extraLetterItems.map(\.spoken) + congratulations + scoldings
-            + [gameOverSpeech, newRecordSpeech]
+            + [gameOverSpeech, newRecordSpeech, levelUpSpeech]
         texts += help.keys.sorted().compactMap { help[$0] } + [information]
         texts += words.flatMap { [$0.word, $0.syllabifiedReading] }
         var seen = Set<String>()
@@ -95,7 +96,7 @@ struct EduCATPack: Decodable, Sendable {
         var problems: [String] = []
         let requiredLabels = ["title", "numbers", "letters", "vowels", "alphabet", "contaCops", "records", "information", "lesson",
                               "game", "challenge", "back", "help", "question", "hits", "errors", "lives", "record", "time",
-                              "ok", "newRecordTitle", "newRecordMessage", "gameOverTitle", "gameOverMessage", "capitals",
+                              "ok", "newRecordTitle", "newRecordMessage", "gameOverTitle", "gameOverMessage", "levelUp", "capitals",
                               "cursive", "music", "playArea", "answer", "listen"]
         problems += requiredLabels.filter { (labels[$0] ?? "").isEmpty }.map { "\(language): label \($0) missing" }
         if numbers.map(\.symbol) != (0...9).map(String.init) { problems.append("\(language): numbers are not 0–9") }

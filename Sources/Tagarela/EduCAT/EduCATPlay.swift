@@ -7,10 +7,12 @@ import Foundation
 struct EduCATPlayView: PageModel {
     /// `data-access-*` attributes for access.js: enum names and numbers only, safe unescaped.
     let accessAttributes: String
-    /// Says the end-of-game text aloud ("Fi del joc!! Tornem a jugar?").
+    /// Says the end-of-game text aloud ("GAME OVER!! Fi de partida!!", seed 002).
     let gameOverClip: String
     /// Says the new-record text aloud, after the celebration.
     let newRecordClip: String
+    /// Says that the child went up a level, after the fanfare.
+    let levelUpClip: String
     /// A short rising fanfare (sox), played when a record is beaten.
     let celebrationURL = EduCATContent.celebrationURL
 
@@ -18,5 +20,6 @@ struct EduCATPlayView: PageModel {
         accessAttributes = access.attributes
         gameOverClip = pack.clipURL(pack.gameOverSpeech)
         newRecordClip = pack.clipURL(pack.newRecordSpeech)
+        levelUpClip = pack.clipURL(pack.levelUpSpeech)
     }
 }
