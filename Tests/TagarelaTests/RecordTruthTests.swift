@@ -232,35 +232,3 @@ import Testing
         #expect(try elisa.post("/measurements/sharing", [("share", "1")]).status == 303)
     }
 }
-
-/// Two tabs editing the same meal (issue 52, item 1): the first save wins, the second answers 409 with
-/// what was typed kept and the database unchanged; saving that form again replaces the change knowingly.
-@Suite struct MealTwoTabsTests {
-    @Test func theSecondTabsSaveIsRefusedAndKeepsWhatWasTyped() async throws {
-        let test = try await TestApp()
-        let elisa = try test.id(of: "Elisa Martins")
-        let meal = try #require(try test.read { try Meal.filter(Column("patientId") == elisa && Column("status") == "pending").fetchOne($0) })
-        let lines = try test.read { try MealLine.filter(Column("mealId") == meal.id).order(Column("position")).fetchAll($0) }
-        func form(time: String, version: Int?) -> [(String, String)] {
-            var fields = [("type", meal.type), ("date", meal.date), ("time", time)]
-            if let version { fields.append(("version", "\(version)")) }
-            for (index, line) in lines.enumerated() {
-                fields += [("food_\(index)", "\(line.foodId)"), ("quantity_\(index)", "\(line.quantity)"), ("unit_\(index)", line.unit)]
-            }
-            return fields
-        }
-        let first = try test.browser(loggedInAs: "nadia"), second = try test.browser(loggedInAs: "nadia")
-        let path = "/patients/\(elisa)/meals/\(meal.id!)"
-        #expect(try first.get(path + "/edit").text.contains(#"name="version" value="\#(meal.version)""#))
-        #expect(try first.post(path, form(time: "07:15", version: meal.version)).status == 303)
-        let refused = try second.post(path, form(time: "09:40", version: meal.version))
-        #expect(refused.status == 409)
-        #expect(refused.text.contains(#"value="09:40""#), "what the second tab typed is kept")
-        #expect(refused.text.contains(#"name="version" value="\#(meal.version + 1)""#), "saving again is a knowing replacement")
-        let stored = try test.read { try Meal.fetchOne($0, key: meal.id)! }
-        #expect(stored.time == "07:15" && stored.version == meal.version + 1, "the first tab's save stands")
-        #expect(try second.post(path, form(time: "09:40", version: nil)).status == 409, "a form without its version never overwrites")
-        #expect(try second.post(path, form(time: "09:40", version: meal.version + 1)).status == 303)
-        #expect(try test.read { try Meal.fetchOne($0, key: meal.id)! }.time == "09:40")
-    }
-}

@@ -100,15 +100,7 @@ enum BodyCompositionRoutes {
             return .page("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
                          formPage(client, form: form, results: nil, editing: previous.id, context), status: .unprocessableContent)
         }
-        do {
-            try Evaluations.correct(previous, from: Int(form["version"]), with: input, sex: sex, age: Double(age), audit: context.audit, db)
-        } catch is Evaluations.Changed {
-            // What was typed stays; saving again replaces the other correction knowingly (the current version).
-            form.values["version"] = "\(previous.evaluation.version)"
-            var page = formPage(client, form: form, results: nil, editing: previous.id, context)
-            page.conflict = context.t["records_evaluation_conflict"]
-            return .page("bodycomp/evaluation-form", title: "records_evaluation_edit_title", page, status: .conflict)
-        }
+        try Evaluations.correct(previous, with: input, sex: sex, age: Double(age), audit: context.audit, db)
         return .redirect(to: BodyCompositionEndpoints.showEvaluation.path(client.id, previous.id, query: ["saved": "edit"]),
                          flash: "records_evaluation_corrected")
     }

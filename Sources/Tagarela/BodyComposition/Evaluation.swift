@@ -16,8 +16,6 @@ struct Evaluation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     var weightGrams: Int
     var heightMm: Int
     var createdAt: Date
-    /// Raised by every correction: a correction made on an older version (another tab) is refused, not lost.
-    var version = 1
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)

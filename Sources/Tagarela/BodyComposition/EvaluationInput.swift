@@ -18,7 +18,7 @@ struct EvaluationInput: Sendable {
     static func perimeterField(_ site: PerimeterSite) -> String { "p_\(site.rawValue)" }
 
     static var fieldNames: [String] {
-        ["protocol", "takenOn", "weight", "height", "version"]
+        ["protocol", "takenOn", "weight", "height"]
             + SkinfoldSite.allCases.flatMap { site in (1...3).map { skinfoldField(site, $0) } }
             + PerimeterSite.allCases.map(perimeterField)
     }
@@ -73,7 +73,7 @@ struct EvaluationInput: Sendable {
     static func formState(of details: EvaluationDetails, _ format: LocalizedFormat) -> FormState {
         var values = ["protocol": details.evaluation.skinfoldProtocol, "takenOn": details.evaluation.takenOn,
                       "weight": format.decimal(details.weightKg, fractionDigits: 3),
-                      "height": format.decimal(details.heightM, fractionDigits: 3), "version": "\(details.evaluation.version)"]
+                      "height": format.decimal(details.heightM, fractionDigits: 3)]
         for (site, readings) in details.skinfolds {
             for (index, value) in readings.enumerated() where index < 3 {
                 values[skinfoldField(site, index + 1)] = format.decimal(value)

@@ -82,8 +82,6 @@ struct EvaluationFormPage: PageModel {
     /// The browser keeps a draft per form: a correction never restores a new evaluation's draft.
     let draftKey: String
     let isEdit: Bool
-    /// Another tab corrected this evaluation since the form was opened (409).
-    var conflict: String? = nil
     let cancelPath: String
     /// The live results (the form's script) and the "Calculate" button without it.
     let previewURL: String

@@ -18,14 +18,9 @@ enum Evaluations {
     }
 
     /// A trainer's correction: the evaluation takes the new values, and the audit keeps the old ones.
-    /// Another tab corrected the evaluation since the form was opened: nothing is saved, the form says so.
-    struct Changed: Error {}
-
-    static func correct(_ previous: EvaluationDetails, from version: Int?, with input: EvaluationInput, sex: BiologicalSex, age: Double,
+    static func correct(_ previous: EvaluationDetails, with input: EvaluationInput, sex: BiologicalSex, age: Double,
                         audit: AuditContext, _ db: Database) throws {
-        guard version == previous.evaluation.version else { throw Changed() }
         var evaluation = previous.evaluation
-        evaluation.version += 1
         evaluation.takenOn = input.takenOn
         evaluation.skinfoldProtocol = input.skinfoldProtocol.rawValue
         evaluation.sex = sex.rawValue

@@ -138,7 +138,7 @@ enum EduCATRoutes {
         }
         let counts = try EduCATStore.answerCounts(patientId: actor.userId, gameKey: key, db)
         guard EduCATPlausibility.agrees(result, answered: counts.answered, right: counts.right) else {
-            return Reply(try .json(["error": "result disagrees with its answers"], status: .unprocessableContent))
+            return Reply(try .json(["error": "implausible result", "reason": "answers"], status: .unprocessableContent))
         }
         let (pack, _) = try player(context, db)
         let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,

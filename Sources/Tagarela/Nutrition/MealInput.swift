@@ -11,7 +11,7 @@ struct MealInput: Sendable {
 
     static let maxLines = 12
     static var fieldNames: [String] {
-        ["type", "customName", "date", "time", "version"]
+        ["type", "customName", "date", "time"]
             + (0..<maxLines).flatMap { ["food_\($0)", "quantity_\($0)", "unit_\($0)"] }
     }
 
@@ -95,7 +95,7 @@ struct MealInput: Sendable {
     /// The form filled with a meal, for editing.
     static func formState(of screen: MealScreen, _ format: LocalizedFormat) -> FormState {
         var values = ["type": screen.meal.type, "customName": screen.meal.customName ?? "", "date": screen.meal.date,
-                      "time": screen.meal.time, "version": "\(screen.meal.version)"]
+                      "time": screen.meal.time]
         for (index, entry) in screen.lines.enumerated() {
             values["food_\(index)"] = "\(entry.food.id!)"
             values["quantity_\(index)"] = format.decimal(entry.line.quantity, fractionDigits: 2)

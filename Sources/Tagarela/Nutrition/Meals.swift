@@ -12,15 +12,9 @@ enum Meals {
         return id
     }
 
-    /// Another tab changed the meal since the form was opened: nothing is saved, the form says so.
-    struct Changed: Error {}
-
-    /// A new prescription for a pending meal, made on `version` of it (what the form showed): refused when
-    /// another tab saved a change since, so a second tab never silently overwrites the first (issue 52).
-    /// Its version goes up, so an answer to the old one is refused too.
-    static func update(_ meal: Meal, from version: Int?, to input: MealInput, audit: AuditContext, _ db: Database) throws {
+    /// A new prescription for a pending meal; its version goes up, so an answer to the old one is refused.
+    static func update(_ meal: Meal, to input: MealInput, audit: AuditContext, _ db: Database) throws {
         guard meal.mealStatus == .pending else { throw AppError.conflict }
-        guard version == meal.version else { throw Changed() }
         try input.replace(meal, db)
         try audit.record(.update, "meal", meal.id, "\(input.date) \(input.time) \(input.type.rawValue)", db)
     }

@@ -44,8 +44,6 @@ struct MealFormPage: PageModel {
     let types: [Option]
     let lines: [LineRow]
     let isNew: Bool
-    /// Another tab saved this meal since the form was opened (409).
-    var conflict: String? = nil
 
     /// `renderFoodOptions` renders the catalogue as `<option>`s with one value selected: the form
     /// repeats the catalogue on every line, and rendering it once per chosen food rather than once

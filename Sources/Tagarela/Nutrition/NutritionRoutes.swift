@@ -125,15 +125,7 @@ enum NutritionRoutes {
                          mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2)),
                          status: .unprocessableContent)
         }
-        do {
-            try Meals.update(screen.meal, from: Int(form["version"]), to: input, audit: context.audit, db)
-        } catch is Meals.Changed {
-            // What was typed stays; saving again replaces the other change knowingly (the current version).
-            form.values["version"] = "\(screen.meal.version)"
-            var page = mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2))
-            page.conflict = context.t["meal_conflict_changed"]
-            return .page("nutrition/meal-form", title: "meal_edit_title", page, status: .conflict)
-        }
+        try Meals.update(screen.meal, to: input, audit: context.audit, db)
         return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "meal_updated")
     }
 
