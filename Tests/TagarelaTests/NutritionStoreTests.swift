@@ -36,7 +36,7 @@ import Testing
             var changed = input
             changed.time = "20:00"
             changed.lines = [(food, 1, .household), (food, 50, .gram)]
-            try Meals.update(meal, to: changed, audit: audit, db)
+            try Meals.update(meal, from: meal.version, to: changed, audit: audit, db)
             let updated = try #require(try Meal.fetchOne(db, key: id))
             #expect(updated.time == "20:00" && updated.version == 2, "an edit bumps the version an answer must carry")
             #expect(try MealLine.filter(Column("mealId") == id).fetchCount(db) == 2)
@@ -71,7 +71,7 @@ import Testing
             #expect(throws: AppError.conflict) { try Meals.answer(answered, with: notFollowed, photo: nil, audit: patientAudit, db) }
             #expect(throws: AppError.conflict) { try Meals.withdraw(answered, audit: nutritionistAudit, db) }
             let input = MealInput(type: .lunch, customName: nil, date: answered.date, time: "12:00", lines: [(line.foodId, 1, .household)])
-            #expect(throws: AppError.conflict) { try Meals.update(answered, to: input, audit: nutritionistAudit, db) }
+            #expect(throws: AppError.conflict) { try Meals.update(answered, from: answered.version, to: input, audit: nutritionistAudit, db) }
             #expect(try Meal.fetchOne(db, key: meal.id)?.status == "fulfilled")
             #expect(try AuditEntry.fetchCount(db) == auditRows, "a refused write records nothing")
         }

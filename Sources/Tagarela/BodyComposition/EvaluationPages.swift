@@ -96,9 +96,12 @@ struct EvaluationFormPage: PageModel {
     let hasPerimeterErrors: Bool
     let form: FormState
     let results: ResultsView?
+    /// Why a correction was refused because someone saved another one since the form was opened.
+    let conflict: String?
 
     init(clientId: Int64, clientName: String, sex: BiologicalSex?, age: Int?, form: FormState,
-         results: ResultsView?, editing: Int64? = nil, _ t: Translator) {
+         results: ResultsView?, editing: Int64? = nil, conflict: String? = nil, _ t: Translator) {
+        self.conflict = conflict
         self.clientId = clientId
         self.clientName = clientName
         action = editing.map { BodyCompositionEndpoints.updateEvaluation.path(clientId, $0) }

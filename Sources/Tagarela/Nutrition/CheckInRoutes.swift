@@ -113,7 +113,7 @@ enum CheckInRoutes {
             return answerPage(AnswerPage(meal: MealView(screen, context.t, context.format), version: meal.version, followed: followed,
                                          form: kept, refusal: context.t["records_meal_changed"], context.t), status: .conflict)
         }
-        guard let answer = MealAnswer.read(&form, followed: followed, lines: screen.lines.map(\.line), context.t) else {
+        guard let answer = MealAnswer.read(&form, followed: followed, lines: screen.lines.map(\.line), context.t, context.format) else {
             return answerPage(AnswerPage(meal: MealView(screen, context.t, context.format), version: meal.version, followed: followed,
                                          form: form, context.t), status: .unprocessableContent)
         }

@@ -11,7 +11,7 @@ struct MealInput: Sendable {
 
     static let maxLines = 12
     static var fieldNames: [String] {
-        ["type", "customName", "date", "time"]
+        ["type", "customName", "date", "time", "version"]
             + (0..<maxLines).flatMap { ["food_\($0)", "quantity_\($0)", "unit_\($0)"] }
     }
 
@@ -37,7 +37,7 @@ struct MealInput: Sendable {
             guard let foodId = Int64(foodText), try Food.exists(db, key: foodId) else {
                 form.fail("food_\(index)", t["error_food_required"]); continue
             }
-            guard let quantity = LocalizedFormat.parseDecimal(quantityText), quantity > 0, quantity <= 5000 else {
+            guard let quantity = format.parseDecimal(quantityText), quantity > 0, quantity <= 5000 else {
                 form.fail("quantity_\(index)", t["error_quantity"]); continue
             }
             lines.append((foodId, quantity, LineUnit(rawValue: form["unit_\(index)"]) ?? .household))
@@ -95,7 +95,7 @@ struct MealInput: Sendable {
     /// The form filled with a meal, for editing.
     static func formState(of screen: MealScreen, _ format: LocalizedFormat) -> FormState {
         var values = ["type": screen.meal.type, "customName": screen.meal.customName ?? "", "date": screen.meal.date,
-                      "time": screen.meal.time]
+                      "time": screen.meal.time, "version": "\(screen.meal.version)"]
         for (index, entry) in screen.lines.enumerated() {
             values["food_\(index)"] = "\(entry.food.id!)"
             values["quantity_\(index)"] = format.decimal(entry.line.quantity, fractionDigits: 2)

@@ -12,9 +12,14 @@ enum Meals {
         return id
     }
 
-    /// A new prescription for a pending meal; its version goes up, so an answer to the old one is refused.
-    static func update(_ meal: Meal, to input: MealInput, audit: AuditContext, _ db: Database) throws {
+    /// Someone changed the prescription after the edit form was opened (another tab, another device).
+    struct ChangedSinceOpened: Error {}
+
+    /// A new prescription for a pending meal, made on `version` of it; its version goes up, so an answer
+    /// to the old one is refused, and so is an edit made on an older version (a second tab).
+    static func update(_ meal: Meal, from version: Int?, to input: MealInput, audit: AuditContext, _ db: Database) throws {
         guard meal.mealStatus == .pending else { throw AppError.conflict }
+        guard version == meal.version else { throw ChangedSinceOpened() }
         try input.replace(meal, db)
         try audit.record(.update, "meal", meal.id, "\(input.date) \(input.time) \(input.type.rawValue)", db)
     }
@@ -80,7 +85,8 @@ struct MealAnswer: Sendable {
     /// For a meal not followed: how much was eaten instead, in percent of the prescription (`NutritionRules.eatenShares`).
     var eatenShare: Int? = nil
 
-    static func read(_ form: inout FormState, followed: Bool, lines: [MealLine], _ t: Translator) -> MealAnswer? {
+    static func read(_ form: inout FormState, followed: Bool, lines: [MealLine], _ t: Translator,
+                     _ format: LocalizedFormat) -> MealAnswer? {
         var consumed: [Int64: Double] = [:]
         let hungerText = form["hunger"]
         let hunger = Int(hungerText)
@@ -90,7 +96,7 @@ struct MealAnswer: Sendable {
                 let name = "q_\(line.id!)"
                 let text = form[name].trimmingCharacters(in: .whitespaces)
                 if text.isEmpty { consumed[line.id!] = line.quantity; continue }
-                guard let value = LocalizedFormat.parseDecimal(text), value >= 0, value <= 5000 else {
+                guard let value = format.parseDecimal(text), value >= 0, value <= 5000 else {
                     form.fail(name, t["error_quantity"]); continue
                 }
                 consumed[line.id!] = value

@@ -153,7 +153,7 @@ enum NutritionRules {
             let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard fields.count == 2, let date = format.parseDate(fields[0]),
                   range.contains(ISODate.string(date, timeZone: format.timeZone)),
-                  let kg = LocalizedFormat.parseDecimal(fields[1]), (2...400).contains(kg)
+                  let kg = format.parseDecimal(fields[1]), (2...400).contains(kg)
             else {
                 if index > 0 || fields.first.map({ format.parseDate($0) != nil }) == true { bad.append(index + 1) }
                 continue
@@ -161,5 +161,47 @@ enum NutritionRules {
             entries.append((ISODate.string(date, timeZone: format.timeZone), kg))
         }
         return (entries, bad)
+    }
+}
+
+/// What makes a prescription worth a second look before it is stored: the clinician may confirm it.
+enum PrescriptionChecks {
+    /// More household units than anyone eats at one meal (999 yogurts), or more than 2 kg of one food.
+    static let maxHouseholdUnits = 20.0
+    static let maxGramsPerLine = 2000.0
+    /// A day's prescribed energy past this is a typing slip far more often than a plan.
+    static let maxDailyKcal = 5000.0
+
+    enum Warning: Equatable, Sendable {
+        case quantity(line: Int, grams: Double)
+        case dailyEnergy(kcal: Double)
+        case sameSlot(time: String)
+    }
+
+    struct Line: Sendable {
+        let quantity: Double
+        let unit: LineUnit
+        let food: FoodComposition
+    }
+
+    /// `lines` is the meal being saved; `sameDay` the patient's other meals that day (not the one being
+    /// edited), each with its type, time and prescribed energy.
+    static func warnings(lines: [Line], type: MealType, time: String,
+                         sameDay: [(type: MealType, time: String, kcal: Double)]) -> [Warning] {
+        var found: [Warning] = []
+        for (index, line) in lines.enumerated() {
+            let grams = NutritionRules.grams(quantity: line.quantity, unit: line.unit, gramsPerUnit: line.food.gramsPerUnit)
+            if (line.unit == .household && line.quantity > maxHouseholdUnits) || grams > maxGramsPerLine {
+                found.append(.quantity(line: index, grams: grams))
+            }
+        }
+        let mealKcal = lines.reduce(0.0) { $0 + NutritionRules.nutrients(of: $1.food, quantity: $1.quantity, unit: $1.unit).kcal }
+        let dayKcal = mealKcal + sameDay.reduce(0.0) { $0 + $1.kcal }
+        if dayKcal > maxDailyKcal { found.append(.dailyEnergy(kcal: dayKcal)) }
+        // Two meals of one kind (custom meals excepted) or two at one time on a day.
+        if let other = sameDay.first(where: { ($0.type == type && type != .custom) || $0.time == time }) {
+            found.append(.sameSlot(time: other.time))
+        }
+        return found
     }
 }

@@ -32,6 +32,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 records: changes counted per patient", migrate: PatientChanges.v1)
         migrator.registerMigration("2026-11 capacity: taps per day in all, first use of each symbol", migrate: TapDays.v3DayTotalsAndFirstUse)
         migrator.registerMigration("2026-11 boards: a version per grid, kept by triggers", migrate: GridVersions.v1)
+        migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         return migrator
     }
 }
