@@ -104,4 +104,29 @@ import Testing
             #expect(try test.read { try Food.filter(Column("namePtBR") == name).fetchOne($0) }?.gramsPerUnit == expected)
         }
     }
+
+    /// Copying a day, moving one copied lunch to another time, then copying again adds no second lunch,
+    /// and the message says nothing was copied.
+    @Test func copyingAgainAfterAnEditAddsNoMealAndSaysSo() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let elisa = try test.id(of: "elisa")
+        let copy = [("source", "2026-11-20"), ("from", "2026-12-01"), ("to", "2026-12-03")]
+        let first = try nadia.post("/patients/\(elisa)/meals/copy", copy)
+        #expect(first.status == 303)
+        #expect(try nadia.get(first.header("Location")!).text.contains("Dia copiado para todos os dias escolhidos."))
+        let lunch = try #require(try meals(test, elisa, on: "2026-12-02").first { $0.type == "lunch" })
+        let lines = try test.read { try MealLine.filter(Column("mealId") == lunch.id).order(Column("position")).fetchAll($0) }
+        var fields = [("type", "lunch"), ("date", lunch.date), ("time", "13:40"), ("version", "\(lunch.version)")]
+        for (index, line) in lines.enumerated() {
+            fields += [("food_\(index)", "\(line.foodId)"), ("quantity_\(index)", "\(line.quantity)"), ("unit_\(index)", line.unit)]
+        }
+        #expect(try nadia.post("/patients/\(elisa)/meals/\(lunch.id!)", fields).status == 303)
+        let before = try test.read { try Meal.filter(Column("patientId") == elisa && Column("date") >= "2026-12-01").fetchCount($0) }
+        let again = try nadia.post("/patients/\(elisa)/meals/copy", copy)
+        #expect(again.status == 303)
+        #expect(try nadia.get(again.header("Location")!).text.contains("Nada foi copiado: todos os dias já tinham estas refeições"))
+        #expect(try test.read { try Meal.filter(Column("patientId") == elisa && Column("date") >= "2026-12-01").fetchCount($0) } == before)
+        #expect(try meals(test, elisa, on: "2026-12-02").filter { $0.type == "lunch" }.map(\.time) == ["13:40"])
+    }
 }

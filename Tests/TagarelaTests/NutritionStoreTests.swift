@@ -88,9 +88,9 @@ import Testing
                                  patientId: elisa, clinicianId: nadia, audit: audit, db)
             }
             let targets = ["2027-03-01", "2027-03-02", "2027-03-03"]
-            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == 4)
-            #expect(try lastAudit(db)?.summary == "copied 2027-03-01 → 2027-03-01…2027-03-03: 4")
-            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == 0)
+            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == Meals.Copied(created: 4, skipped: 0))
+            #expect(try lastAudit(db)?.summary == "copied 2027-03-01 → 2027-03-01…2027-03-03: 4, left alone 0")
+            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == Meals.Copied(created: 0, skipped: 4))
             let days = try String.fetchAll(db, sql: "SELECT date FROM meal WHERE patientId = ? AND date LIKE '2027-03-%' ORDER BY date",
                                            arguments: [elisa])
             #expect(days == ["2027-03-01", "2027-03-01", "2027-03-02", "2027-03-02", "2027-03-03", "2027-03-03"])

@@ -30,19 +30,25 @@ enum Meals {
         try audit.record(.delete, "meal", meal.id, "\(meal.date) \(meal.time)", db)
     }
 
+    /// What a copy did: meals made, and meals left out because the day already had one like it.
+    struct Copied: Equatable, Sendable {
+        let created: Int
+        let skipped: Int
+    }
+
     /// Copies every meal of `source` to each of `targets` (a weekly plan in a few clicks). A day that
-    /// already has a meal of the same type at the same time keeps it, so copying twice adds nothing.
-    /// Returns how many meals were made, or nil (and writes nothing) when `source` has no meal.
+    /// already has a meal of the same kind (a custom meal: of the same name) keeps it, at whatever time it
+    /// was moved to, so copying again after an edit adds nothing. Returns nil (and writes nothing) when
+    /// `source` has no meal.
     static func copyDay(_ source: String, to targets: [String], patientId: Int64, clinicianId: Int64,
-                        audit: AuditContext, _ db: Database) throws -> Int? {
+                        audit: AuditContext, _ db: Database) throws -> Copied? {
         let meals = try MealScreen.fetch(try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == source).fetchAll(db), db)
         guard !meals.isEmpty else { return nil }
-        var created = 0
+        var created = 0, skipped = 0
         for day in targets where day != source {
+            let present = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == day).fetchAll(db)
             for screen in meals {
-                let exists = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == day
-                                             && Column("type") == screen.meal.type && Meal.Columns.time == screen.meal.time).fetchCount(db) > 0
-                if exists { continue }
+                if present.contains(where: { sameKind($0, screen.meal) }) { skipped += 1; continue }
                 let input = MealInput(type: screen.meal.mealType, customName: screen.meal.customName, date: day,
                                       time: screen.meal.time,
                                       lines: screen.lines.map { ($0.food.id!, $0.line.quantity, $0.line.lineUnit) })
@@ -50,8 +56,15 @@ enum Meals {
                 created += 1
             }
         }
-        try audit.record(.create, "meal", nil, "copied \(source) → \(targets.first ?? "")…\(targets.last ?? ""): \(created)", db)
-        return created
+        try audit.record(.create, "meal", nil,
+                         "copied \(source) → \(targets.first ?? "")…\(targets.last ?? ""): \(created), left alone \(skipped)", db)
+        return Copied(created: created, skipped: skipped)
+    }
+
+    /// Two meals that fill the same place in a day's plan: the same kind, or custom meals of one name.
+    static func sameKind(_ a: Meal, _ b: Meal) -> Bool {
+        guard a.type == b.type else { return false }
+        return a.mealType != .custom || (a.customName ?? "").lowercased() == (b.customName ?? "").lowercased()
     }
 
     /// The patient's answer to a pending meal, final once saved: an answered meal is refused (409), so

@@ -189,7 +189,13 @@ enum NutritionRoutes {
                          try reviewModel(context, patientId: patientId, copyForm: form, db), status: .unprocessableContent)
         }
         let copied = try Meals.copyDay(source, to: targets, patientId: patientId, clinicianId: actor.userId, audit: context.audit, db)
-        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: copied == nil ? "copy_empty_day" : "meals_copied")
+        let flash = switch copied {
+        case nil: "copy_empty_day"
+        case let copied? where copied.created == 0: "meals_copied_nothing"
+        case let copied? where copied.skipped == 0: "meals_copied_all"
+        default: "meals_copied"
+        }
+        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: flash)
     }
 
     @Sendable static func addWeight(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
