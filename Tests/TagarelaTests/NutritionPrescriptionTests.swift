@@ -129,4 +129,18 @@ import Testing
         #expect(try test.read { try Meal.filter(Column("patientId") == elisa && Column("date") >= "2026-12-01").fetchCount($0) } == before)
         #expect(try meals(test, elisa, on: "2026-12-02").filter { $0.type == "lunch" }.map(\.time) == ["13:40"])
     }
+
+    @Test func macronutrientsOver100GramsPer100GramsAreRefusedWithTheFormKept() async throws {
+        let test = try await TestApp()
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let before = try test.read { try Food.fetchCount($0) }
+        let refused = try nadia.post("/foods", [("name", "Granola X"), ("unit", "portion"), ("gramsPerUnit", "40"), ("kcal", "450"),
+                                                ("protein", "90"), ("carbohydrate", "90"), ("fat", "60")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("somam 240 g por 100 g"))
+        #expect(refused.text.contains(#"value="Granola X""#))
+        #expect(try test.read { try Food.fetchCount($0) } == before)
+        let newMeal = try nadia.get("/patients/\(try test.id(of: "elisa"))/meals/new")
+        #expect(newMeal.text.components(separatedBy: #"<select id="food_"#).count - 1 == 8, "eight lines, as the edit form")
+    }
 }

@@ -138,9 +138,22 @@ enum FoodInput {
         let protein = number("protein", label: "protein", 0...100, unit: "g", required: false)
         let carbohydrate = number("carbohydrate", label: "carbohydrate", 0...100, unit: "g", required: false)
         let fat = number("fat", label: "fat", 0...100, unit: "g", required: false)
+        if let problem = FoodRules.macroProblem(protein: protein, carbohydrate: carbohydrate, fat: fat) {
+            form.fail("fat", t("error_macros_over_100g", ["total": format.decimal(problem, fractionDigits: 1)]))
+        }
         guard !form.hasErrors, let name, let grams, let kcal else { return nil }
         return Food(key: nil, namePtBR: name, nameEs: name, nameCa: name, nameEn: name, unit: unit, gramsPerUnit: grams,
                     kcalPer100g: kcal, proteinPer100g: protein, carbohydratePer100g: carbohydrate, fatPer100g: fat,
                     source: "—", createdBy: createdBy)
+    }
+}
+
+/// The catalogue's own arithmetic. Pure.
+enum FoodRules {
+    /// Protein, carbohydrate and fat per 100 g cannot weigh more than 100 g together; returns their
+    /// total when they do (90 + 90 + 60 g), nil otherwise.
+    static func macroProblem(protein: Double?, carbohydrate: Double?, fat: Double?) -> Double? {
+        let total = (protein ?? 0) + (carbohydrate ?? 0) + (fat ?? 0)
+        return total > 100 ? total : nil
     }
 }

@@ -77,7 +77,7 @@ enum NutritionRoutes {
     // MARK: - Prescribing
 
     static func mealFormPage(_ context: RequestContext, _ data: NutritionQueries.MealForm, mealId: Int64? = nil, form: FormState,
-                             lineCount: Int = 6, conflict: String? = nil, warnings: [String] = []) -> MealFormPage {
+                             lineCount: Int = 8, conflict: String? = nil, warnings: [String] = []) -> MealFormPage {
         let patientId = data.linked.patient.userId
         return MealFormPage(patientId: patientId, patientName: data.linked.user.displayName,
                             action: mealId.map { NutritionEndpoints.updateMeal.path(patientId, $0) }
@@ -138,7 +138,7 @@ enum NutritionRoutes {
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         return .page("nutrition/meal-form", title: "meal_edit_title",
                      mealFormPage(context, data, mealId: mealId, form: MealInput.formState(of: screen, context.format),
-                                  lineCount: max(6, screen.lines.count + 2)))
+                                  lineCount: max(8, screen.lines.count + 2)))
     }
 
     @Sendable static func updateMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ mealId: Int64) throws -> Reply {
@@ -148,13 +148,13 @@ enum NutritionRoutes {
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         guard let input = try MealInput.read(&form, today: today(context).date, context.format, context.t, db) else {
             return .page("nutrition/meal-form", title: "meal_edit_title",
-                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2)),
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2)),
                          status: .unprocessableContent)
         }
         let warnings = try NutritionQueries.prescriptionWarnings(input, patientId: patientId, excluding: mealId, db)
         if !warnings.isEmpty, context.request.form["confirm"] != "1", Int(form["version"]) == screen.meal.version {
             return .page("nutrition/meal-form", title: "meal_edit_title",
-                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2),
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2),
                                       warnings: warningTexts(warnings, input, data.foods, context)),
                          status: .unprocessableContent)
         }
@@ -164,7 +164,7 @@ enum NutritionRoutes {
             // What was typed stays; saving again now replaces the other change knowingly.
             form.values["version"] = "\(screen.meal.version)"
             return .page("nutrition/meal-form", title: "meal_edit_title",
-                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2),
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2),
                                       conflict: context.t["meal_changed_elsewhere"]),
                          status: .conflict)
         }
