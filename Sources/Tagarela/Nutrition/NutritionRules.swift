@@ -141,6 +141,15 @@ enum NutritionRules {
     /// Reads "date,weight" lines (a header line and blank lines are skipped; `;` works too, as
     /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines;
     /// a weight dated after `today` or before the patient's birth is one of those, as on the form.
+    /// A date in an imported line: ISO, the locale's order, or dd/mm/yyyy where the locale reads mm/dd
+    /// (a spreadsheet from Brazil or Spain opened in English) when the first number can only be a day.
+    static func importDate(_ text: String, _ format: LocalizedFormat) -> Date? {
+        if let date = format.parseDate(text) { return date }
+        let numbers = text.trimmingCharacters(in: .whitespaces).split(separator: "/").map(String.init)
+        guard format.locale == .en, numbers.count == 3, let day = Int(numbers[0]), day > 12 else { return nil }
+        return LocalizedFormat(locale: .ptBR, timeZone: format.timeZone).parseDate(text)
+    }
+
     static func weightCSV(_ text: String, today: Date, birthDate: String? = nil,
                           format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
         let range = NutritionDates.weightRange(today: ISODate.string(today, timeZone: format.timeZone), birthDate: birthDate)
@@ -151,7 +160,7 @@ enum NutritionRules {
             if line.isEmpty { continue }
             let separator: Character = line.contains(";") ? ";" : ","
             let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2, let date = format.parseDate(fields[0]),
+            guard fields.count == 2, let date = importDate(fields[0], format),
                   range.contains(ISODate.string(date, timeZone: format.timeZone)),
                   let kg = format.parseDecimal(fields[1]), (2...400).contains(kg)
             else {
