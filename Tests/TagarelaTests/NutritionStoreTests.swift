@@ -36,7 +36,7 @@ import Testing
             var changed = input
             changed.time = "20:00"
             changed.lines = [(food, 1, .household), (food, 50, .gram)]
-            try Meals.update(meal, to: changed, audit: audit, db)
+            try Meals.update(meal, from: meal.version, to: changed, audit: audit, db)
             let updated = try #require(try Meal.fetchOne(db, key: id))
             #expect(updated.time == "20:00" && updated.version == 2, "an edit bumps the version an answer must carry")
             #expect(try MealLine.filter(Column("mealId") == id).fetchCount(db) == 2)
@@ -71,7 +71,7 @@ import Testing
             #expect(throws: AppError.conflict) { try Meals.answer(answered, with: notFollowed, photo: nil, audit: patientAudit, db) }
             #expect(throws: AppError.conflict) { try Meals.withdraw(answered, audit: nutritionistAudit, db) }
             let input = MealInput(type: .lunch, customName: nil, date: answered.date, time: "12:00", lines: [(line.foodId, 1, .household)])
-            #expect(throws: AppError.conflict) { try Meals.update(answered, to: input, audit: nutritionistAudit, db) }
+            #expect(throws: AppError.conflict) { try Meals.update(answered, from: answered.version, to: input, audit: nutritionistAudit, db) }
             #expect(try Meal.fetchOne(db, key: meal.id)?.status == "fulfilled")
             #expect(try AuditEntry.fetchCount(db) == auditRows, "a refused write records nothing")
         }
@@ -88,9 +88,9 @@ import Testing
                                  patientId: elisa, clinicianId: nadia, audit: audit, db)
             }
             let targets = ["2027-03-01", "2027-03-02", "2027-03-03"]
-            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == 4)
-            #expect(try lastAudit(db)?.summary == "copied 2027-03-01 → 2027-03-01…2027-03-03: 4")
-            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == 0)
+            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == Meals.Copied(created: 4, skipped: 0))
+            #expect(try lastAudit(db)?.summary == "copied 2027-03-01 → 2027-03-01…2027-03-03: 4, left alone 0")
+            #expect(try Meals.copyDay("2027-03-01", to: targets, patientId: elisa, clinicianId: nadia, audit: audit, db) == Meals.Copied(created: 0, skipped: 4))
             let days = try String.fetchAll(db, sql: "SELECT date FROM meal WHERE patientId = ? AND date LIKE '2027-03-%' ORDER BY date",
                                            arguments: [elisa])
             #expect(days == ["2027-03-01", "2027-03-01", "2027-03-02", "2027-03-02", "2027-03-03", "2027-03-03"])

@@ -290,7 +290,8 @@ import Testing
                 .fetchOne(db)
         })
         let otherLines = try test.read { try MealLine.filter(Column("mealId") == other.id).order(Column("position")).fetchAll($0) }
-        var fields = [("type", other.type), ("customName", other.customName ?? ""), ("date", other.date), ("time", "06:05")]
+        var fields = [("type", other.type), ("customName", other.customName ?? ""), ("date", other.date), ("time", "06:05"),
+                      ("version", "\(other.version)")]
         for (index, line) in otherLines.enumerated() {
             fields += [("food_\(index)", "\(line.foodId)"), ("quantity_\(index)", "\(line.quantity)"), ("unit_\(index)", line.unit)]
         }

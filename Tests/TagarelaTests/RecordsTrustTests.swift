@@ -25,7 +25,7 @@ import Testing
 
     /// The prescription form of a stored meal, as the nutritionist's edit page sends it back.
     func prescription(_ test: TestApp, _ meal: Meal, changing quantity: Double? = nil) throws -> [(String, String)] {
-        var fields = [("type", meal.type), ("date", meal.date), ("time", meal.time)]
+        var fields = [("type", meal.type), ("date", meal.date), ("time", meal.time), ("version", "\(meal.version)")]
         for (index, line) in try lines(test, meal.id!).enumerated() {
             let value = index == 0 ? quantity ?? line.quantity : line.quantity
             fields += [("food_\(index)", "\(line.foodId)"), ("quantity_\(index)", "\(value)"), ("unit_\(index)", line.unit)]
@@ -403,7 +403,7 @@ import Testing
         #expect(edit.text.contains(#"action="\#(report)""#))
         #expect(edit.text.contains(#"id="weight" name="weight" inputmode="decimal" autocomplete="off" value="85,4""#))
         #expect(edit.text.contains(#"data-draft="evaluation-\#(gustavo)-\#(id)""#))
-        let corrected = try dani.post(report, Self.evaluation.filter { $0.0 != "weight" } + [("weight", "58,4")])
+        let corrected = try dani.post(report, Self.evaluation.filter { $0.0 != "weight" } + [("weight", "58,4"), ("version", "1")])
         #expect(corrected.status == 303)
         #expect(try test.read { try Evaluation.fetchOne($0, key: id) }?.weightGrams == 58_400)
         let audit = try #require(try test.read {
@@ -412,7 +412,7 @@ import Testing
         })
         #expect(audit.contains("before:") && audit.contains("weight 85.4 kg") && audit.contains("after:") && audit.contains("weight 58.4 kg"))
         #expect(try dani.get("/clients/\(gustavo)").text.contains("58,4 kg"))
-        let invalid = try dani.post(report, Self.evaluation.filter { $0.0 != "weight" } + [("weight", "5000")])
+        let invalid = try dani.post(report, Self.evaluation.filter { $0.0 != "weight" } + [("weight", "5000"), ("version", "2")])
         #expect(invalid.status == 422 && invalid.text.contains(#"value="5000""#))
         #expect(try test.read { try Evaluation.fetchOne($0, key: id) }?.weightGrams == 58_400)
     }

@@ -100,7 +100,17 @@ enum BodyCompositionRoutes {
             return .page("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
                          formPage(client, form: form, results: nil, editing: previous.id, context), status: .unprocessableContent)
         }
-        try Evaluations.correct(previous, with: input, sex: sex, age: Double(age), audit: context.audit, db)
+        do {
+            try Evaluations.correct(previous, from: Int(form["version"]), with: input, sex: sex, age: Double(age),
+                                    audit: context.audit, db)
+        } catch is Evaluations.ChangedSinceOpened {
+            // What was typed stays; saving again now replaces the other change knowingly.
+            form.values["version"] = "\(previous.evaluation.version)"
+            return .page("bodycomp/evaluation-form", title: "records_evaluation_edit_title",
+                         formPage(client, form: form, results: nil, editing: previous.id,
+                                  conflict: context.t["evaluation_changed_elsewhere"], context),
+                         status: .conflict)
+        }
         return .redirect(to: BodyCompositionEndpoints.showEvaluation.path(client.id, previous.id, query: ["saved": "edit"]),
                          flash: "records_evaluation_corrected")
     }
@@ -143,7 +153,7 @@ enum BodyCompositionRoutes {
 
     /// The evaluation form, new or (`editing`) correcting a stored evaluation.
     static func formPage(_ client: ClientProfile, form: FormState, results: ResultsView?, editing: Int64? = nil,
-                         _ context: RequestContext) -> EvaluationFormPage {
+                         conflict: String? = nil, _ context: RequestContext) -> EvaluationFormPage {
         var form = form
         if client.sex == nil || client.patient.birthDate == nil {
             form.fail("profile", context.t["error_client_profile"])
@@ -151,7 +161,8 @@ enum BodyCompositionRoutes {
         // The age shown is the age on the evaluation's date, as the equations use it.
         let day = context.format.parseDate(form["takenOn"]).map { ISODate.string($0, timeZone: context.format.timeZone) } ?? today(context)
         return EvaluationFormPage(clientId: client.id, clientName: client.user.displayName, sex: client.sex,
-                                  age: client.age(on: day), form: form, results: results, editing: editing, context.t)
+                                  age: client.age(on: day), form: form, results: results, editing: editing,
+                                  conflict: conflict, context.t)
     }
 }
 

@@ -36,4 +36,12 @@ enum BodyCompositionSchema {
             t.primaryKey(["evaluationId", "site"])
         }
     }
+
+    /// A correction names the version it was made on: an edit from a second tab, on an older version,
+    /// is refused (409) instead of silently replacing the first. Shipped 2026-11. Never edit.
+    static func v2EvaluationVersions(_ db: Database) throws {
+        try db.alter(table: "evaluation") { t in
+            t.add(column: "version", .integer).notNull().defaults(to: 1)
+        }
+    }
 }

@@ -16,6 +16,8 @@ struct Evaluation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     var weightGrams: Int
     var heightMm: Int
     var createdAt: Date
+    /// Bumped by every correction; the edit form sends the version it showed.
+    var version: Int = 1
 
     enum Columns {
         static let patientId = Column(CodingKeys.patientId)

@@ -20,7 +20,7 @@ struct EvaluationInput: Sendable {
     static var fieldNames: [String] {
         ["protocol", "takenOn", "weight", "height"]
             + SkinfoldSite.allCases.flatMap { site in (1...3).map { skinfoldField(site, $0) } }
-            + PerimeterSite.allCases.map(perimeterField)
+            + PerimeterSite.allCases.map(perimeterField) + ["version"]
     }
 
     /// Reads the form. Each problem is recorded against its field, in the user's language and
@@ -73,7 +73,8 @@ struct EvaluationInput: Sendable {
     static func formState(of details: EvaluationDetails, _ format: LocalizedFormat) -> FormState {
         var values = ["protocol": details.evaluation.skinfoldProtocol, "takenOn": details.evaluation.takenOn,
                       "weight": format.decimal(details.weightKg, fractionDigits: 3),
-                      "height": format.decimal(details.heightM, fractionDigits: 3)]
+                      "height": format.decimal(details.heightM, fractionDigits: 3),
+                      "version": "\(details.evaluation.version)"]
         for (site, readings) in details.skinfolds {
             for (index, value) in readings.enumerated() where index < 3 {
                 values[skinfoldField(site, index + 1)] = format.decimal(value)
@@ -117,7 +118,7 @@ private struct FieldReader {
         let label = t["field_height"]
         let text = form["height"].trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else { form.fail("height", t("error_field_required", ["field": label])); return nil }
-        guard let value = LocalizedFormat.parseDecimal(text) else {
+        guard let value = format.parseDecimal(text) else {
             form.fail("height", t("error_not_a_number", ["field": label, "example": format.decimal(1.72, fractionDigits: 2)]))
             return nil
         }

@@ -14,18 +14,19 @@ struct ResultsView: PageModel {
     init?(_ details: EvaluationDetails, _ t: Translator, _ format: LocalizedFormat) {
         guard let result = details.result else { return nil }
         let sex = details.sex
-        func kg(_ value: Double) -> String { "\(format.decimal(value)) kg" }
+        // Masses, percentages and the BMI with two decimals, as the seed's report prints them ("%.2f").
+        func kg(_ value: Double) -> String { "\(format.decimal(value, fractionDigits: 2)) kg" }
         var rows: [Row] = [
             Row(label: t["result_sum_skinfolds"], value: "\(format.decimal(result.sumOfSkinfolds)) mm", note: nil),
             Row(label: t["result_density"], value: "\(format.decimal(result.density, fractionDigits: 4)) g/cm³", note: nil),
-            Row(label: t["result_percent_fat"], value: "\(format.decimal(result.percentFat)) %",
+            Row(label: t["result_percent_fat"], value: "\(format.decimal(result.percentFat, fractionDigits: 2)) %",
                 note: t["fat_class_\(result.fatClass.rawValue)"]),
             Row(label: t["result_fat_mass"], value: kg(result.fatMassKg), note: nil),
-            Row(label: t["result_lean_mass"], value: kg(result.leanMassKg), note: "\(format.decimal(result.percentLean)) %"),
+            Row(label: t["result_lean_mass"], value: kg(result.leanMassKg), note: "\(format.decimal(result.percentLean, fractionDigits: 2)) %"),
             Row(label: t["result_ideal_weight"], value: kg(result.idealWeightKg), note: Self.goal(result.weightChangeKg, t, format)),
         ]
         let bmi = details.bmi
-        rows.append(Row(label: t["result_bmi"], value: format.decimal(bmi), note: t["bmi_class_\(BMIClass.classify(bmi: bmi).rawValue)"]))
+        rows.append(Row(label: t["result_bmi"], value: format.decimal(bmi, fractionDigits: 2), note: t["bmi_class_\(BMIClass.classify(bmi: bmi).rawValue)"]))
         if let waist = details.perimeters[.waist], let hip = details.perimeters[.hip] {
             let ratio = waist / hip
             let risk = WaistHipRisk.classify(ratio: ratio, sex: sex, age: details.evaluation.ageYears)
@@ -96,9 +97,12 @@ struct EvaluationFormPage: PageModel {
     let hasPerimeterErrors: Bool
     let form: FormState
     let results: ResultsView?
+    /// Why a correction was refused because someone saved another one since the form was opened.
+    let conflict: String?
 
     init(clientId: Int64, clientName: String, sex: BiologicalSex?, age: Int?, form: FormState,
-         results: ResultsView?, editing: Int64? = nil, _ t: Translator) {
+         results: ResultsView?, editing: Int64? = nil, conflict: String? = nil, _ t: Translator) {
+        self.conflict = conflict
         self.clientId = clientId
         self.clientName = clientName
         action = editing.map { BodyCompositionEndpoints.updateEvaluation.path(clientId, $0) }

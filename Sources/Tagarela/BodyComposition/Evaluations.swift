@@ -17,10 +17,16 @@ enum Evaluations {
         return id
     }
 
-    /// A trainer's correction: the evaluation takes the new values, and the audit keeps the old ones.
-    static func correct(_ previous: EvaluationDetails, with input: EvaluationInput, sex: BiologicalSex, age: Double,
-                        audit: AuditContext, _ db: Database) throws {
+    /// Someone corrected the evaluation after the form was opened (another tab, another device).
+    struct ChangedSinceOpened: Error {}
+
+    /// A trainer's correction made on `version` of the evaluation: the evaluation takes the new values,
+    /// and the audit keeps the old ones. A correction made on an older version is refused.
+    static func correct(_ previous: EvaluationDetails, from version: Int?, with input: EvaluationInput, sex: BiologicalSex,
+                        age: Double, audit: AuditContext, _ db: Database) throws {
+        guard version == previous.evaluation.version else { throw ChangedSinceOpened() }
         var evaluation = previous.evaluation
+        evaluation.version += 1
         evaluation.takenOn = input.takenOn
         evaluation.skinfoldProtocol = input.skinfoldProtocol.rawValue
         evaluation.sex = sex.rawValue

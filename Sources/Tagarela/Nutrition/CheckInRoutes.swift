@@ -113,7 +113,7 @@ enum CheckInRoutes {
             return answerPage(AnswerPage(meal: MealView(screen, context.t, context.format), version: meal.version, followed: followed,
                                          form: kept, refusal: context.t["records_meal_changed"], context.t), status: .conflict)
         }
-        guard let answer = MealAnswer.read(&form, followed: followed, lines: screen.lines.map(\.line), context.t) else {
+        guard let answer = MealAnswer.read(&form, followed: followed, lines: screen.lines.map(\.line), context.t, context.format) else {
             return answerPage(AnswerPage(meal: MealView(screen, context.t, context.format), version: meal.version, followed: followed,
                                          form: form, context.t), status: .unprocessableContent)
         }
@@ -208,14 +208,18 @@ enum CheckInRoutes {
 
     @Sendable static func showMeasurements(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        return measurementsPage(try CheckInQueries.measurements(patientId: actor.userId, visibleTo: actor, db), form: FormState(), context)
+        // After an import without unreadable lines: how many weights it added.
+        let report = context.request.query["added"].flatMap(Int.init).map { context.t("weights_imported_count", ["count": "\($0)"]) }
+        return measurementsPage(try CheckInQueries.measurements(patientId: actor.userId, visibleTo: actor, db), form: FormState(),
+                                importReport: report, context)
     }
 
     /// The measurements page; a refused weight form comes back in it, with its errors, from inside the write that refused it.
     static func measurementsPage(_ data: CheckInQueries.Measurements, form: FormState, status: Status = .ok,
-                                 _ context: RequestContext) -> Reply {
+                                 importReport: String? = nil, skippedLines: [String] = [], _ context: RequestContext) -> Reply {
         .page("nutrition/measurements", title: "measurements_title",
-              MeasurementsPage(sharing: data.patient.sharesMeasurements, entries: data.entries, form: form, context.t, context.format),
+              MeasurementsPage(sharing: data.patient.sharesMeasurements, entries: data.entries, form: form,
+                               importReport: importReport, skippedLines: skippedLines, context.t, context.format),
               status: status)
     }
 
@@ -250,15 +254,26 @@ enum CheckInRoutes {
         form.values["csv"] = context.request.form["csv"] ?? ""
         let data = try CheckInQueries.measurements(patientId: actor.userId, visibleTo: actor, db)
         let parsed = NutritionRules.weightCSV(text, today: context.now, birthDate: data.patient.birthDate, format: context.format)
-        if !parsed.badLines.isEmpty {
-            form.fail("csv", context.t("import_bad_lines", ["lines": parsed.badLines.map(String.init).joined(separator: ", ")]))
-        } else if parsed.entries.isEmpty {
-            form.fail("csv", context.t["import_empty"])
+        if parsed.entries.isEmpty {
+            form.fail("csv", parsed.badLines.isEmpty ? context.t["import_empty"]
+                : context.t("import_bad_lines", ["lines": parsed.badLines.map(String.init).joined(separator: ", ")]))
         } else if !data.patient.sharesMeasurements {
             form.fail("csv", context.t["sharing_required"])
         }
         guard !form.hasErrors else { return measurementsPage(data, form: form, status: .unprocessableContent, context) }
         let added = try Weights.add(parsed.entries, patientId: actor.userId, source: "import", at: context.now, db)
-        return .redirect(to: CheckInEndpoints.showMeasurements.path(query: ["added": "\(added)"]), flash: "weights_imported")
+        guard !parsed.badLines.isEmpty else {
+            return .redirect(to: CheckInEndpoints.showMeasurements.path(query: ["added": "\(added)"]), flash: "weights_imported")
+        }
+        // The readable lines are stored; each unreadable one is named, and kept in the box to correct and send again.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
+        let skipped = parsed.badLines.map { number in
+            context.t("import_skipped_line", ["line": "\(number)", "text": number <= lines.count ? lines[number - 1] : ""])
+        }
+        form.values["csv"] = parsed.badLines.compactMap { $0 <= lines.count ? lines[$0 - 1] : nil }.joined(separator: "\n")
+        let after = try CheckInQueries.measurements(patientId: actor.userId, visibleTo: actor, db)
+        return measurementsPage(after, form: form, importReport: context.t("weights_imported_partly",
+                                                                          ["count": "\(added)", "skipped": "\(parsed.badLines.count)"]),
+                                skippedLines: skipped, context)
     }
 }

@@ -11,7 +11,7 @@ struct MealInput: Sendable {
 
     static let maxLines = 12
     static var fieldNames: [String] {
-        ["type", "customName", "date", "time"]
+        ["type", "customName", "date", "time", "version"]
             + (0..<maxLines).flatMap { ["food_\($0)", "quantity_\($0)", "unit_\($0)"] }
     }
 
@@ -37,7 +37,7 @@ struct MealInput: Sendable {
             guard let foodId = Int64(foodText), try Food.exists(db, key: foodId) else {
                 form.fail("food_\(index)", t["error_food_required"]); continue
             }
-            guard let quantity = LocalizedFormat.parseDecimal(quantityText), quantity > 0, quantity <= 5000 else {
+            guard let quantity = format.parseDecimal(quantityText), quantity > 0, quantity <= 5000 else {
                 form.fail("quantity_\(index)", t["error_quantity"]); continue
             }
             lines.append((foodId, quantity, LineUnit(rawValue: form["unit_\(index)"]) ?? .household))
@@ -95,7 +95,7 @@ struct MealInput: Sendable {
     /// The form filled with a meal, for editing.
     static func formState(of screen: MealScreen, _ format: LocalizedFormat) -> FormState {
         var values = ["type": screen.meal.type, "customName": screen.meal.customName ?? "", "date": screen.meal.date,
-                      "time": screen.meal.time]
+                      "time": screen.meal.time, "version": "\(screen.meal.version)"]
         for (index, entry) in screen.lines.enumerated() {
             values["food_\(index)"] = "\(entry.food.id!)"
             values["quantity_\(index)"] = format.decimal(entry.line.quantity, fractionDigits: 2)
@@ -138,9 +138,22 @@ enum FoodInput {
         let protein = number("protein", label: "protein", 0...100, unit: "g", required: false)
         let carbohydrate = number("carbohydrate", label: "carbohydrate", 0...100, unit: "g", required: false)
         let fat = number("fat", label: "fat", 0...100, unit: "g", required: false)
+        if let problem = FoodRules.macroProblem(protein: protein, carbohydrate: carbohydrate, fat: fat) {
+            form.fail("fat", t("error_macros_over_100g", ["total": format.decimal(problem, fractionDigits: 1)]))
+        }
         guard !form.hasErrors, let name, let grams, let kcal else { return nil }
         return Food(key: nil, namePtBR: name, nameEs: name, nameCa: name, nameEn: name, unit: unit, gramsPerUnit: grams,
                     kcalPer100g: kcal, proteinPer100g: protein, carbohydratePer100g: carbohydrate, fatPer100g: fat,
                     source: "—", createdBy: createdBy)
+    }
+}
+
+/// The catalogue's own arithmetic. Pure.
+enum FoodRules {
+    /// Protein, carbohydrate and fat per 100 g cannot weigh more than 100 g together; returns their
+    /// total when they do (90 + 90 + 60 g), nil otherwise.
+    static func macroProblem(protein: Double?, carbohydrate: Double?, fat: Double?) -> Double? {
+        let total = (protein ?? 0) + (carbohydrate ?? 0) + (fat ?? 0)
+        return total > 100 ? total : nil
     }
 }

@@ -12,9 +12,14 @@ enum Meals {
         return id
     }
 
-    /// A new prescription for a pending meal; its version goes up, so an answer to the old one is refused.
-    static func update(_ meal: Meal, to input: MealInput, audit: AuditContext, _ db: Database) throws {
+    /// Someone changed the prescription after the edit form was opened (another tab, another device).
+    struct ChangedSinceOpened: Error {}
+
+    /// A new prescription for a pending meal, made on `version` of it; its version goes up, so an answer
+    /// to the old one is refused, and so is an edit made on an older version (a second tab).
+    static func update(_ meal: Meal, from version: Int?, to input: MealInput, audit: AuditContext, _ db: Database) throws {
         guard meal.mealStatus == .pending else { throw AppError.conflict }
+        guard version == meal.version else { throw ChangedSinceOpened() }
         try input.replace(meal, db)
         try audit.record(.update, "meal", meal.id, "\(input.date) \(input.time) \(input.type.rawValue)", db)
     }
@@ -25,19 +30,25 @@ enum Meals {
         try audit.record(.delete, "meal", meal.id, "\(meal.date) \(meal.time)", db)
     }
 
+    /// What a copy did: meals made, and meals left out because the day already had one like it.
+    struct Copied: Equatable, Sendable {
+        let created: Int
+        let skipped: Int
+    }
+
     /// Copies every meal of `source` to each of `targets` (a weekly plan in a few clicks). A day that
-    /// already has a meal of the same type at the same time keeps it, so copying twice adds nothing.
-    /// Returns how many meals were made, or nil (and writes nothing) when `source` has no meal.
+    /// already has a meal of the same kind (a custom meal: of the same name) keeps it, at whatever time it
+    /// was moved to, so copying again after an edit adds nothing. Returns nil (and writes nothing) when
+    /// `source` has no meal.
     static func copyDay(_ source: String, to targets: [String], patientId: Int64, clinicianId: Int64,
-                        audit: AuditContext, _ db: Database) throws -> Int? {
+                        audit: AuditContext, _ db: Database) throws -> Copied? {
         let meals = try MealScreen.fetch(try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == source).fetchAll(db), db)
         guard !meals.isEmpty else { return nil }
-        var created = 0
+        var created = 0, skipped = 0
         for day in targets where day != source {
+            let present = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == day).fetchAll(db)
             for screen in meals {
-                let exists = try Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == day
-                                             && Column("type") == screen.meal.type && Meal.Columns.time == screen.meal.time).fetchCount(db) > 0
-                if exists { continue }
+                if present.contains(where: { sameKind($0, screen.meal) }) { skipped += 1; continue }
                 let input = MealInput(type: screen.meal.mealType, customName: screen.meal.customName, date: day,
                                       time: screen.meal.time,
                                       lines: screen.lines.map { ($0.food.id!, $0.line.quantity, $0.line.lineUnit) })
@@ -45,8 +56,15 @@ enum Meals {
                 created += 1
             }
         }
-        try audit.record(.create, "meal", nil, "copied \(source) → \(targets.first ?? "")…\(targets.last ?? ""): \(created)", db)
-        return created
+        try audit.record(.create, "meal", nil,
+                         "copied \(source) → \(targets.first ?? "")…\(targets.last ?? ""): \(created), left alone \(skipped)", db)
+        return Copied(created: created, skipped: skipped)
+    }
+
+    /// Two meals that fill the same place in a day's plan: the same kind, or custom meals of one name.
+    static func sameKind(_ a: Meal, _ b: Meal) -> Bool {
+        guard a.type == b.type else { return false }
+        return a.mealType != .custom || (a.customName ?? "").lowercased() == (b.customName ?? "").lowercased()
     }
 
     /// The patient's answer to a pending meal, final once saved: an answered meal is refused (409), so
@@ -80,7 +98,8 @@ struct MealAnswer: Sendable {
     /// For a meal not followed: how much was eaten instead, in percent of the prescription (`NutritionRules.eatenShares`).
     var eatenShare: Int? = nil
 
-    static func read(_ form: inout FormState, followed: Bool, lines: [MealLine], _ t: Translator) -> MealAnswer? {
+    static func read(_ form: inout FormState, followed: Bool, lines: [MealLine], _ t: Translator,
+                     _ format: LocalizedFormat) -> MealAnswer? {
         var consumed: [Int64: Double] = [:]
         let hungerText = form["hunger"]
         let hunger = Int(hungerText)
@@ -90,7 +109,7 @@ struct MealAnswer: Sendable {
                 let name = "q_\(line.id!)"
                 let text = form[name].trimmingCharacters(in: .whitespaces)
                 if text.isEmpty { consumed[line.id!] = line.quantity; continue }
-                guard let value = LocalizedFormat.parseDecimal(text), value >= 0, value <= 5000 else {
+                guard let value = format.parseDecimal(text), value >= 0, value <= 5000 else {
                     form.fail(name, t["error_quantity"]); continue
                 }
                 consumed[line.id!] = value

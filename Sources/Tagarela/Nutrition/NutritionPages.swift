@@ -44,12 +44,21 @@ struct MealFormPage: PageModel {
     let types: [Option]
     let lines: [LineRow]
     let isNew: Bool
+    /// Why an edit was refused because someone saved another one since the form was opened.
+    let conflict: String?
+    /// What to look at again before saving; the form then offers to save anyway.
+    let warnings: [String]
+    let hasWarnings: Bool
 
     /// `renderFoodOptions` renders the catalogue as `<option>`s with one value selected: the form
     /// repeats the catalogue on every line, and rendering it once per chosen food rather than once
     /// per line made the new-meal form two and a half times cheaper (docs/decisions.md).
     init(patientId: Int64, patientName: String, action: String, form: FormState, foods: [FoodOption], lineCount: Int,
-         isNew: Bool, _ t: Translator, renderFoodOptions: (FoodChoices) -> String) {
+         isNew: Bool, conflict: String? = nil, warnings: [String] = [], _ t: Translator,
+         renderFoodOptions: (FoodChoices) -> String) {
+        self.conflict = conflict
+        self.warnings = warnings
+        hasWarnings = !warnings.isEmpty
         self.patientId = patientId
         self.patientName = patientName
         self.action = action

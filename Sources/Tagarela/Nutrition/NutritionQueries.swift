@@ -132,4 +132,21 @@ enum NutritionQueries {
         guard meal.mealStatus == .pending else { throw AppError.conflict }
         return try MealScreen.fetch(meal, db)
     }
+
+    /// What in `input` deserves a second look (`PrescriptionChecks`), against the patient's other meals
+    /// that day (`excluding` the meal being edited).
+    static func prescriptionWarnings(_ input: MealInput, patientId: Int64, excluding mealId: Int64?,
+                                     _ db: Database) throws -> [PrescriptionChecks.Warning] {
+        let foods = try Food.fetchAll(db, keys: Set(input.lines.map(\.foodId)))
+        let byId = Dictionary(uniqueKeysWithValues: foods.map { ($0.id!, $0) })
+        let lines = input.lines.compactMap { line in
+            byId[line.foodId].map { PrescriptionChecks.Line(quantity: line.quantity, unit: line.unit, food: $0.composition) }
+        }
+        var others = Meal.filter(Meal.Columns.patientId == patientId && Meal.Columns.date == input.date)
+        if let mealId { others = others.filter(Column("id") != mealId) }
+        let sameDay = try MealScreen.fetch(try others.fetchAll(db), db).map { screen in
+            (type: screen.meal.mealType, time: screen.meal.time, kcal: screen.prescribed.kcal)
+        }
+        return PrescriptionChecks.warnings(lines: lines, type: input.type, time: input.time, sameDay: sameDay)
+    }
 }

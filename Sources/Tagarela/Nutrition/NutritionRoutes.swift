@@ -77,13 +77,33 @@ enum NutritionRoutes {
     // MARK: - Prescribing
 
     static func mealFormPage(_ context: RequestContext, _ data: NutritionQueries.MealForm, mealId: Int64? = nil, form: FormState,
-                             lineCount: Int = 6) -> MealFormPage {
+                             lineCount: Int = 8, conflict: String? = nil, warnings: [String] = []) -> MealFormPage {
         let patientId = data.linked.patient.userId
         return MealFormPage(patientId: patientId, patientName: data.linked.user.displayName,
                             action: mealId.map { NutritionEndpoints.updateMeal.path(patientId, $0) }
                                 ?? NutritionEndpoints.createMeal.path(patientId),
                             form: form, foods: FoodOption.list(data.foods, context), lineCount: lineCount, isNew: mealId == nil,
-                            context.t, renderFoodOptions: { context.renderPieceHTML("nutrition/food-options", $0) })
+                            conflict: conflict, warnings: warnings, context.t, renderFoodOptions: { context.renderPieceHTML("nutrition/food-options", $0) })
+    }
+
+    /// The warnings in words: which line, how much, what the day adds up to, which meal is already there.
+    static func warningTexts(_ warnings: [PrescriptionChecks.Warning], _ input: MealInput, _ foods: [Food],
+                             _ context: RequestContext) -> [String] {
+        let t = context.t, format = context.format
+        return warnings.map { warning in
+            switch warning {
+            case .quantity(let index, let grams):
+                let line = input.lines[index]
+                let name = foods.first { $0.id == line.foodId }?.name(context.locale) ?? ""
+                return t("meal_warning_quantity", ["food": name, "quantity": format.decimal(line.quantity, fractionDigits: 2),
+                                                   "grams": format.decimal(grams, fractionDigits: 0)])
+            case .dailyEnergy(let kcal):
+                return t("meal_warning_day_energy", ["kcal": format.decimal(kcal, fractionDigits: 0),
+                                                     "max": format.decimal(PrescriptionChecks.maxDailyKcal, fractionDigits: 0)])
+            case .sameSlot(let time):
+                return t("meal_warning_same_slot", ["date": format.shortDate(iso: input.date), "time": time])
+            }
+        }
     }
 
     @Sendable static func newMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
@@ -102,6 +122,12 @@ enum NutritionRoutes {
             return .page("nutrition/meal-form", title: "meal_new_title", mealFormPage(context, data, form: form),
                          status: .unprocessableContent)
         }
+        let warnings = try NutritionQueries.prescriptionWarnings(input, patientId: patientId, excluding: nil, db)
+        if !warnings.isEmpty, context.request.form["confirm"] != "1" {
+            return .page("nutrition/meal-form", title: "meal_new_title",
+                         mealFormPage(context, data, form: form, warnings: warningTexts(warnings, input, data.foods, context)),
+                         status: .unprocessableContent)
+        }
         try Meals.create(input, patientId: patientId, clinicianId: actor.userId, audit: context.audit, db)
         return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "meal_created")
     }
@@ -112,7 +138,7 @@ enum NutritionRoutes {
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         return .page("nutrition/meal-form", title: "meal_edit_title",
                      mealFormPage(context, data, mealId: mealId, form: MealInput.formState(of: screen, context.format),
-                                  lineCount: max(6, screen.lines.count + 2)))
+                                  lineCount: max(8, screen.lines.count + 2)))
     }
 
     @Sendable static func updateMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ mealId: Int64) throws -> Reply {
@@ -122,10 +148,26 @@ enum NutritionRoutes {
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         guard let input = try MealInput.read(&form, today: today(context).date, context.format, context.t, db) else {
             return .page("nutrition/meal-form", title: "meal_edit_title",
-                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(6, screen.lines.count + 2)),
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2)),
                          status: .unprocessableContent)
         }
-        try Meals.update(screen.meal, to: input, audit: context.audit, db)
+        let warnings = try NutritionQueries.prescriptionWarnings(input, patientId: patientId, excluding: mealId, db)
+        if !warnings.isEmpty, context.request.form["confirm"] != "1", Int(form["version"]) == screen.meal.version {
+            return .page("nutrition/meal-form", title: "meal_edit_title",
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2),
+                                      warnings: warningTexts(warnings, input, data.foods, context)),
+                         status: .unprocessableContent)
+        }
+        do {
+            try Meals.update(screen.meal, from: Int(form["version"]), to: input, audit: context.audit, db)
+        } catch is Meals.ChangedSinceOpened {
+            // What was typed stays; saving again now replaces the other change knowingly.
+            form.values["version"] = "\(screen.meal.version)"
+            return .page("nutrition/meal-form", title: "meal_edit_title",
+                         mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2),
+                                      conflict: context.t["meal_changed_elsewhere"]),
+                         status: .conflict)
+        }
         return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "meal_updated")
     }
 
@@ -147,7 +189,13 @@ enum NutritionRoutes {
                          try reviewModel(context, patientId: patientId, copyForm: form, db), status: .unprocessableContent)
         }
         let copied = try Meals.copyDay(source, to: targets, patientId: patientId, clinicianId: actor.userId, audit: context.audit, db)
-        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: copied == nil ? "copy_empty_day" : "meals_copied")
+        let flash = switch copied {
+        case nil: "copy_empty_day"
+        case let copied? where copied.created == 0: "meals_copied_nothing"
+        case let copied? where copied.skipped == 0: "meals_copied_all"
+        default: "meals_copied"
+        }
+        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: flash)
     }
 
     @Sendable static func addWeight(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {

@@ -141,6 +141,15 @@ enum NutritionRules {
     /// Reads "date,weight" lines (a header line and blank lines are skipped; `;` works too, as
     /// spreadsheets in pt-BR and es export it). Returns the entries and the numbers of unreadable lines;
     /// a weight dated after `today` or before the patient's birth is one of those, as on the form.
+    /// A date in an imported line: ISO, the locale's order, or dd/mm/yyyy where the locale reads mm/dd
+    /// (a spreadsheet from Brazil or Spain opened in English) when the first number can only be a day.
+    static func importDate(_ text: String, _ format: LocalizedFormat) -> Date? {
+        if let date = format.parseDate(text) { return date }
+        let numbers = text.trimmingCharacters(in: .whitespaces).split(separator: "/").map(String.init)
+        guard format.locale == .en, numbers.count == 3, let day = Int(numbers[0]), day > 12 else { return nil }
+        return LocalizedFormat(locale: .ptBR, timeZone: format.timeZone).parseDate(text)
+    }
+
     static func weightCSV(_ text: String, today: Date, birthDate: String? = nil,
                           format: LocalizedFormat) -> (entries: [(date: String, kg: Double)], badLines: [Int]) {
         let range = NutritionDates.weightRange(today: ISODate.string(today, timeZone: format.timeZone), birthDate: birthDate)
@@ -151,9 +160,9 @@ enum NutritionRules {
             if line.isEmpty { continue }
             let separator: Character = line.contains(";") ? ";" : ","
             let fields = line.split(separator: separator, maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard fields.count == 2, let date = format.parseDate(fields[0]),
+            guard fields.count == 2, let date = importDate(fields[0], format),
                   range.contains(ISODate.string(date, timeZone: format.timeZone)),
-                  let kg = LocalizedFormat.parseDecimal(fields[1]), (2...400).contains(kg)
+                  let kg = format.parseDecimal(fields[1]), (2...400).contains(kg)
             else {
                 if index > 0 || fields.first.map({ format.parseDate($0) != nil }) == true { bad.append(index + 1) }
                 continue
@@ -161,5 +170,47 @@ enum NutritionRules {
             entries.append((ISODate.string(date, timeZone: format.timeZone), kg))
         }
         return (entries, bad)
+    }
+}
+
+/// What makes a prescription worth a second look before it is stored: the clinician may confirm it.
+enum PrescriptionChecks {
+    /// More household units than anyone eats at one meal (999 yogurts), or more than 2 kg of one food.
+    static let maxHouseholdUnits = 20.0
+    static let maxGramsPerLine = 2000.0
+    /// A day's prescribed energy past this is a typing slip far more often than a plan.
+    static let maxDailyKcal = 5000.0
+
+    enum Warning: Equatable, Sendable {
+        case quantity(line: Int, grams: Double)
+        case dailyEnergy(kcal: Double)
+        case sameSlot(time: String)
+    }
+
+    struct Line: Sendable {
+        let quantity: Double
+        let unit: LineUnit
+        let food: FoodComposition
+    }
+
+    /// `lines` is the meal being saved; `sameDay` the patient's other meals that day (not the one being
+    /// edited), each with its type, time and prescribed energy.
+    static func warnings(lines: [Line], type: MealType, time: String,
+                         sameDay: [(type: MealType, time: String, kcal: Double)]) -> [Warning] {
+        var found: [Warning] = []
+        for (index, line) in lines.enumerated() {
+            let grams = NutritionRules.grams(quantity: line.quantity, unit: line.unit, gramsPerUnit: line.food.gramsPerUnit)
+            if (line.unit == .household && line.quantity > maxHouseholdUnits) || grams > maxGramsPerLine {
+                found.append(.quantity(line: index, grams: grams))
+            }
+        }
+        let mealKcal = lines.reduce(0.0) { $0 + NutritionRules.nutrients(of: $1.food, quantity: $1.quantity, unit: $1.unit).kcal }
+        let dayKcal = mealKcal + sameDay.reduce(0.0) { $0 + $1.kcal }
+        if dayKcal > maxDailyKcal { found.append(.dailyEnergy(kcal: dayKcal)) }
+        // Two meals of one kind (custom meals excepted) or two at one time on a day.
+        if let other = sameDay.first(where: { ($0.type == type && type != .custom) || $0.time == time }) {
+            found.append(.sameSlot(time: other.time))
+        }
+        return found
     }
 }

@@ -90,12 +90,20 @@ struct MeasurementsPage: PageModel {
     let rows: [Row]
     let isEmpty: Bool
     let form: FormState
+    /// What an import did: how many weights were added, and each line it could not read.
+    let importReport: String?
+    let skippedLines: [String]
+    let hasSkippedLines: Bool
     let sharingURL = CheckInEndpoints.setSharing.path()
     let addWeightURL = CheckInEndpoints.addWeight.path()
     let importURL = CheckInEndpoints.importWeights.path()
     let checkInURL = CheckInEndpoints.showCheckIn.path()
 
-    init(sharing: Bool, entries: [WeightEntry], form: FormState, _ t: Translator, _ format: LocalizedFormat) {
+    init(sharing: Bool, entries: [WeightEntry], form: FormState, importReport: String? = nil, skippedLines: [String] = [],
+         _ t: Translator, _ format: LocalizedFormat) {
+        self.importReport = importReport
+        self.skippedLines = skippedLines
+        hasSkippedLines = !skippedLines.isEmpty
         self.sharing = sharing
         showsForms = sharing || form.hasErrors
         rows = entries.reversed().map {

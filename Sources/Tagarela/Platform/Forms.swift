@@ -55,7 +55,7 @@ struct FormState: Encodable, Sendable, MustacheParent {
             if required { fail(field, t("error_field_required", ["field": label])) }
             return nil
         }
-        guard let value = LocalizedFormat.parseDecimal(text) else {
+        guard let value = format.parseDecimal(text) else {
             fail(field, t("error_not_a_number", ["field": label, "example": format.decimal(range.lowerBound + 0.5)]))
             return nil
         }

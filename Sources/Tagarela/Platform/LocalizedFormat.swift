@@ -94,22 +94,29 @@ public struct LocalizedFormat: Sendable {
         return text
     }
 
-    /// Reads a decimal typed by a person: `1,5`, `1.5`, `1.234,5` and `1,234.5` all work.
-    /// When both separators appear, the last one is the decimal mark. A lone separator is
-    /// always the decimal mark, since forms here ask for measures (72,500 kg), never thousands.
-    public static func parseDecimal(_ text: String) -> Double? {
+    /// Reads a decimal typed by a person, the one number reader of every form. `1,5`, `1.5`, `1.234,5` and
+    /// `1,234.5` all work. When both separators appear, the last one is the decimal mark. A lone locale
+    /// grouping mark followed by groups of exactly three digits (`1.000` in pt-BR, es and ca; `1,000` in en)
+    /// groups thousands, so `1.000` and `1.000,5` agree in a locale; any other lone separator is the decimal
+    /// mark (`72.5` kg typed on a phone's keypad in pt-BR, `0.250`).
+    public static func parseDecimal(_ text: String, locale: AppLocale = .fallback) -> Double? {
         var value = text.trimmingCharacters(in: .whitespacesAndNewlines)
             .replacingOccurrences(of: "\u{00A0}", with: "")
+            .replacingOccurrences(of: "\u{202F}", with: "")
             .replacingOccurrences(of: " ", with: "")
         guard !value.isEmpty else { return nil }
+        let grouping: Character = locale == .en ? "," : "."
         let lastComma = value.lastIndex(of: ",")
         let lastPoint = value.lastIndex(of: ".")
         switch (lastComma, lastPoint) {
         case let (comma?, point?):
             let decimalMark: Character = comma > point ? "," : "."
             let grouping: Character = decimalMark == "," ? "." : ","
+            guard value.filter({ $0 == decimalMark }).count == 1 else { return nil }
             value.removeAll { $0 == grouping }
             value = value.replacingOccurrences(of: String(decimalMark), with: ".")
+        case _ where isGroupedThousands(value, grouping: grouping):
+            value.removeAll { $0 == grouping }
         case (.some, nil):
             guard value.filter({ $0 == "," }).count == 1 else { return nil }
             value = value.replacingOccurrences(of: ",", with: ".")
@@ -120,6 +127,20 @@ public struct LocalizedFormat: Sendable {
               let number = Double(value), number.isFinite
         else { return nil }
         return number
+    }
+
+    /// The locale's way of reading a typed number (`parseDecimal(_:locale:)`).
+    public func parseDecimal(_ text: String) -> Double? { Self.parseDecimal(text, locale: locale) }
+
+    /// `1.000`, `12.500.000` (pt-BR): a first group of one to three digits not starting with 0, then
+    /// groups of exactly three after the grouping mark.
+    private static func isGroupedThousands(_ text: String, grouping: Character) -> Bool {
+        var groups = text.split(separator: grouping, omittingEmptySubsequences: false)
+        guard groups.count > 1 else { return false }
+        var first = groups.removeFirst()
+        if first.hasPrefix("-") || first.hasPrefix("+") { first = first.dropFirst() }
+        return (1...3).contains(first.count) && first.allSatisfy(\.isASCII) && first.allSatisfy(\.isNumber) && first.first != "0"
+            && groups.allSatisfy { $0.count == 3 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// Reads a date from a form: `2026-11-21` (what `<input type=date>` sends) or the locale's

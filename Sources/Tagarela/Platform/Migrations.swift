@@ -38,6 +38,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 goals: why a goal was closed", migrate: GoalSchema.v3ClosedReason)
         migrator.registerMigration("2026-11 accounts: login failures kept across a restart", migrate: LoginFailures.v1)
         migrator.registerMigration("2026-11 accounts: a second factor for staff", migrate: TwoFactorStore.v1)
+        migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         return migrator
     }
 }
