@@ -73,31 +73,23 @@ enum PatientMode {
     }
 }
 
-/// The "an adult is modeling" switch shown in patient mode's header: on, the taps that follow are the
-/// adult showing the child, not the child's own words.
-struct ModelingSwitch: Sendable, MustacheParent {
+/// A switch of patient mode's header, posted to `url` with `value` and the page to come back to:
+/// "an adult is modeling" (on, the taps that follow are the adult showing the child, not the child's own
+/// words) and "no help" (on, the child taps alone and the taps name no helper; off, the default, they name
+/// the adult who opened patient mode).
+struct PatientModeSwitch: Sendable, MustacheParent {
     let isOn: Bool
     /// The page the switch was pressed on, to come back to.
     let back: String
-    let url = AccountsEndpoints.switchModeling.path()
+    let url: String
 
-    func child(named name: String) -> Any? {
-        switch name {
-        case "isOn": isOn
-        case "back": back
-        case "url": url
-        case "value": isOn ? "off" : "on"
-        default: nil
-        }
+    static func modeling(isOn: Bool, back: String) -> PatientModeSwitch {
+        PatientModeSwitch(isOn: isOn, back: back, url: AccountsEndpoints.switchModeling.path())
     }
-}
 
-/// The "no help" switch beside it: on, the child is tapping alone and the taps name no helper; off (the
-/// default), they name the adult who opened patient mode.
-struct AloneSwitch: Sendable, MustacheParent {
-    let isOn: Bool
-    let back: String
-    let url = AccountsEndpoints.switchAlone.path()
+    static func alone(isOn: Bool, back: String) -> PatientModeSwitch {
+        PatientModeSwitch(isOn: isOn, back: back, url: AccountsEndpoints.switchAlone.path())
+    }
 
     func child(named name: String) -> Any? {
         switch name {
@@ -113,21 +105,25 @@ struct AloneSwitch: Sendable, MustacheParent {
 extension AccountsRoutes {
     /// Says whether the child taps alone on this tablet's patient-mode session and goes back to the page.
     @Sendable static func switchAlone(_ context: RequestContext, _ db: Database) throws -> Reply {
-        guard let sessionId = context.signedIn?.session.id else { throw AppError.forbidden }
-        let on = context.request.form["alone"] == "on"
-        guard on || context.request.form["alone"] == "off" else { throw AppError.badRequest }
-        _ = try PatientMode.setAlone(on, sessionId: sessionId, audit: context.audit, db)
-        return .redirect(to: safeNext(context.request.form["back"]) ?? Role.patient.homePath,
-                         flash: on ? "alone_flash_on" : "alone_flash_off")
+        try setSwitch("alone", context, db) { on, session in try PatientMode.setAlone(on, sessionId: session, audit: context.audit, db) }
     }
 
     /// Turns modeling on or off for this tablet's patient-mode session and goes back to the page.
     @Sendable static func switchModeling(_ context: RequestContext, _ db: Database) throws -> Reply {
+        try setSwitch("modeling", context, db) { on, session in
+            try PatientMode.setModeling(on, sessionId: session, audit: context.audit, db)
+        }
+    }
+
+    /// Reads the switch `field` ("on" or "off", anything else 400), sets it, and goes back to the page
+    /// with the flash `<field>_flash_on` or `_off`.
+    private static func setSwitch(_ field: String, _ context: RequestContext, _ db: Database,
+                                  _ set: (Bool, Int64) throws -> Bool) throws -> Reply {
         guard let sessionId = context.signedIn?.session.id else { throw AppError.forbidden }
-        let on = context.request.form["modeling"] == "on"
-        guard on || context.request.form["modeling"] == "off" else { throw AppError.badRequest }
-        _ = try PatientMode.setModeling(on, sessionId: sessionId, audit: context.audit, db)
+        let on = context.request.form[field] == "on"
+        guard on || context.request.form[field] == "off" else { throw AppError.badRequest }
+        _ = try set(on, sessionId)
         return .redirect(to: safeNext(context.request.form["back"]) ?? Role.patient.homePath,
-                         flash: on ? "modeling_flash_on" : "modeling_flash_off")
+                         flash: "\(field)_flash_\(on ? "on" : "off")")
     }
 }

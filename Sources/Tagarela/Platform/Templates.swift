@@ -267,9 +267,9 @@ struct PageChrome: Sendable, MustacheParent {
     var isPatientMode = false
     /// In patient mode: whether an adult is modeling, and where the switch posts (with this page to come back to).
     var isModeling = false
-    var modelingSwitch: ModelingSwitch?
+    var modelingSwitch: PatientModeSwitch?
     /// In patient mode: whether the child taps alone (no helper on the taps).
-    var aloneSwitch: AloneSwitch?
+    var aloneSwitch: PatientModeSwitch?
     var flash: String?
     /// A patient's page (or patient mode): the service worker keeps this patient's boards for offline use.
     var keepsBoardsOffline = false
@@ -286,8 +286,8 @@ struct PageChrome: Sendable, MustacheParent {
         homePath = context.actor.map { $0.role.homePath }
         isPatientMode = context.actor?.isPatientMode ?? false
         isModeling = isPatientMode && context.signedIn?.session.modeling == true
-        modelingSwitch = isPatientMode ? ModelingSwitch(isOn: isModeling, back: context.request.path) : nil
-        aloneSwitch = isPatientMode ? AloneSwitch(isOn: context.signedIn?.session.alone == true, back: context.request.path) : nil
+        modelingSwitch = isPatientMode ? PatientModeSwitch.modeling(isOn: isModeling, back: context.request.path) : nil
+        aloneSwitch = isPatientMode ? PatientModeSwitch.alone(isOn: context.signedIn?.session.alone == true, back: context.request.path) : nil
         self.flash = flash
         // Only the pages that play from the boards ask the worker to keep them: the sync is heavy,
         // and the games or the meal check-in have nothing to keep.
