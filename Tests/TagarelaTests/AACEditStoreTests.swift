@@ -289,6 +289,21 @@ import Testing
         #expect(try ana.get(symbol.imageURL).status == 200)
     }
 
+    /// A chosen sound file of 0 bytes was silently replaced by the generated clip (issue 49): now the form
+    /// says so, keeps what was typed, and no symbol is stored.
+    @Test func anEmptySoundFileIsNamedNotReplacedSilently() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let category = try #require(try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM category") })
+        let before = try test.read { try Symbol.fetchCount($0) }
+        let refused = try ana.postMultipart("/symbols", fields: [("name", "bola azul"), ("spokenText", "bola azul"), ("categoryId", "\(category)"),
+                                                                 ("scope", ""), ("voice", "pt-BR")],
+                                            files: [(field: "audio", filename: "gravacao.webm", contentType: "audio/webm", content: [])])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("0 bytes") && refused.text.contains(#"value="bola azul""#))
+        #expect(try test.read { try Symbol.fetchCount($0) } == before)
+    }
+
     @Test func theEditorPrintsItsLinksFromTheEndpoints() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

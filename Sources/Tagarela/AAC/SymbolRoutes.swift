@@ -87,6 +87,10 @@ enum SymbolRoutes {
             do { media.recording = try context.speech.normalise(recordingAt: upload.temporaryPath) } catch {
                 media.errors["audio"] = context.t["error_audio_invalid"]
             }
+        } else if let upload = context.request.file(named: "audio"), !upload.filename.isEmpty {
+            // A chosen file of 0 bytes (a recording cut short, a copy that failed): said, not silently
+            // replaced by the generated clip, which the clinician would take for her recording.
+            media.errors["audio"] = context.t["error_audio_empty"]
         }
         // Content-addressed: a changed text or voice gets a new clip; an unchanged one is found, not made again.
         if media.recording == nil, media.errors.isEmpty, let spoken = SymbolInput.spokenText(form) {
