@@ -118,7 +118,6 @@ struct ReportPage: PageModel {
         meals = showsMeals ? [.init(label: t["report_progress_adherence"], value: PatientOverview.adherence(adherence, t, format))]
             + (adherence.overdue > 0 ? [.init(label: t["report_progress_overdue"], value: "\(adherence.overdue)")] : []) : []
         // The period's weights from the last one before it (or its first) to its last: not the last two alone.
-        showsBody = overview.showsBody || !report.weights.isEmpty
         var body: [PatientOverview.Line] = []
         var bodyCharts: [String] = []
         if sections.body, let last = report.weights.last {
@@ -134,8 +133,10 @@ struct ReportPage: PageModel {
                                             format: { format.decimal($0, fractionDigits: 1) }).svg)
             }
         }
-        self.body = body
+        // No weight in the period: the latest readings, with their dates, rather than an empty section.
+        self.body = body.isEmpty ? overview.body : body
         self.bodyCharts = bodyCharts
+        showsBody = !self.body.isEmpty
         readsNotes = sections.speech
         showsNotes = overview.showsNotes
         notes = overview.notes
