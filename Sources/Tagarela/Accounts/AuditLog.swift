@@ -28,6 +28,8 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
         case loginFailed = "login_failed", lockout, patientModeOpen = "patient_mode_open", patientModeExit = "patient_mode_exit"
         case passwordReset = "password_reset", linkRequest = "link_request", linkAccept = "link_accept",
              linkDecline = "link_decline"
+        /// The right to erasure: a request opened, and its outcome (declined, withdrawn, carried out).
+        case erasureRequest = "erasure_request", erasureDecision = "erasure_decision"
         case export  // health data leaving as a file or a printed page: entity "patient", the patient's id, what in the summary
         /// A 403, or a 404 on a record, for a request (see `App.recordingRefusal`).
         case refused

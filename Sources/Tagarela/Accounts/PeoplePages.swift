@@ -96,6 +96,8 @@ struct PatientPage: Encodable, Sendable {
     /// The record at a glance (`Records/`); nil on a page shown back with a tutor form's errors.
     let overview: PatientOverview?
     let reportURL: String
+    /// A tutor's way to the child's data rights (download, erasure); clinicians have none.
+    let privacyURL: String?
 
     /// Whether a tutor form creates a new tutor (a name given, or the new-tutor form) or asks an existing one.
     static func createsTutor(_ form: FormState) -> Bool {
@@ -145,6 +147,7 @@ struct PatientPage: Encodable, Sendable {
         addTutorURL = PeopleEndpoints.addTutor.path(id)
         self.overview = overview
         reportURL = RecordEndpoints.report.path(id)
+        privacyURL = actor.role == .tutor ? PrivacyEndpoints.show.path(id) : nil
     }
 }
 

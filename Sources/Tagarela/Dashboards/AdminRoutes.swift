@@ -21,7 +21,7 @@ enum AdminRoutes {
     @Sendable static func dashboard(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         return .page("dashboards/admin", title: "dashboard_admin_title",
-                     AdminDashboard(actor: actor, staff: try AdminQueries.staff(db), t: context.t))
+                     AdminDashboard(actor: actor, staff: try AdminQueries.staff(db), openErasures: try PrivacyQueries.openErasures(db), t: context.t))
     }
 
     @Sendable static func newStaff(_ context: RequestContext) -> Reply {
@@ -115,9 +115,13 @@ struct AdminDashboard: PageModel {
     let auditURL = AdminEndpoints.auditLog.path()
     let twoFactorPolicyURL = TwoFactorEndpoints.policy.path()
     let accountsURL = AdminEndpoints.accounts.path()
+    let erasuresURL = PrivacyEndpoints.erasures.path()
+    /// "Erasure requests (2 waiting)", or the plain title when none waits.
+    let erasuresLabel: String
 
-    init(actor: Actor, staff: [User], t: Translator) {
+    init(actor: Actor, staff: [User], openErasures: Int, t: Translator) {
         greeting = t("dashboard_greeting", ["name": actor.displayName])
+        erasuresLabel = openErasures > 0 ? t("privacy_erasures_link_open", ["count": "\(openErasures)"]) : t["privacy_erasures_title"]
         self.staff = staff.map { user in
             Member(id: user.id!, resetURL: AdminEndpoints.resetPassword.path(user.id!),
                    activationURL: AdminEndpoints.setActive.path(user.id!), name: user.displayName,

@@ -38,6 +38,7 @@ enum DashboardRoutes {
         var page = PatientDashboard(actor: actor, data: data.home, t: context.t)
         page.linkRequests = LinkRequestsSection(data.linkRequests, context.t)
         page.reportURL = actor.isPatientMode ? nil : RecordEndpoints.mine.path()
+        page.privacyURL = actor.isPatientMode ? nil : PrivacyEndpoints.show.path(actor.userId)
         return .page("dashboards/patient", title: "dashboard_patient_title", page)
     }
 

@@ -107,6 +107,8 @@ struct PatientDashboard: PageModel {
     let goalsURL = GoalEndpoints.mine.path()
     /// An adult's own progress report, to read and print; nil in patient mode (a child's report is the tutor's).
     var reportURL: String?
+    /// The adult's own data: download it, or ask for its erasure; nil in patient mode.
+    var privacyURL: String?
     /// Meal history and weight.
     let nutritionLinks: [Tile]
     // Stored, not computed: templates see a view model's stored properties only.

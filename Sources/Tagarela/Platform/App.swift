@@ -67,6 +67,7 @@ public final class App: Responder {
         + GoalRoutes.templates
         + RecordRoutes.templates
         + TwoFactorRoutes.templates
+        + PrivacyRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -92,6 +93,7 @@ public final class App: Responder {
         EduCATRoutes.add(to: &router)
         GoalRoutes.add(to: &router)
         TwoFactorRoutes.add(to: &router)
+        PrivacyRoutes.add(to: &router)
         return router
     }
 
