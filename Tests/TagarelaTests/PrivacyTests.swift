@@ -228,3 +228,52 @@ import Testing
         }
     }
 }
+
+/// Recorded sounds and uploaded pictures are served by relationship (issue 49, item 5): a name learned
+/// elsewhere opens nothing to someone who sees no record using it.
+@Suite struct MediaAccessTests {
+    @Test func aRecordingOrPictureIsServedOnlyToThoseWhoSeeARecordUsingIt() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa"), ana = try test.id(of: "ana")
+        let audio = test.app.configuration.audioFolder, media = test.app.configuration.mediaDirectory
+        try FileManager.default.createDirectory(atPath: media + "/images", withIntermediateDirectories: true)
+        let ownPicture = "\(UUID().uuidString.lowercased()).png", generalPicture = "\(UUID().uuidString.lowercased()).png"
+        let ownSound = "rec-\(UUID().uuidString.lowercased()).mp3"
+        for file in [media + "/images/" + ownPicture, media + "/images/" + generalPicture] {
+            FileManager.default.createFile(atPath: file, contents: Data(PhotoTests.png))
+        }
+        FileManager.default.createFile(atPath: audio + "/" + ownSound, contents: Data("ID3".utf8))
+        defer { try? FileManager.default.removeItem(atPath: audio + "/" + ownSound) }
+        let generated = try #require(try test.read { db in
+            try String.fetchOne(db, sql: "SELECT audioFile FROM symbol WHERE audioKind = 'generated' AND audioFile IS NOT NULL")
+        })
+        try test.write { db in
+            let category = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE clinicianId = ?", arguments: [ana])!
+            for (patient, image, sound) in [(carla as Int64?, ownPicture, ownSound as String?), (nil, generalPicture, nil)] {
+                try db.execute(sql: """
+                    INSERT INTO symbol (clinicianId, patientId, categoryId, name, spokenText, imagePath, audioFile, audioKind, createdAt, updatedAt)
+                    VALUES (?, ?, ?, 'casa da vó', 'casa da vó', ?, ?, ?, ?, ?)
+                    """, arguments: [ana, patient, category, "images/" + image, sound, sound == nil ? "generated" : "recorded",
+                                     test.clock.now, test.clock.now])
+            }
+        }
+        let own = ["/media/images/" + ownPicture, "/media/audio/" + ownSound]
+        let general = "/media/images/" + generalPicture
+        // Carla's tutor and clinicians, and Carla herself on the tablet: her symbol's picture and her grandmother's voice.
+        let tablet = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        for browser in [try test.browser(loggedInAs: "bruno"), try test.browser(loggedInAs: "ana"), try test.browser(loggedInAs: "nadia"), tablet] {
+            for path in own + [general] { #expect(try browser.get(path).status == 200, "\(path)") }
+        }
+        // Davi's family sees Ana's general symbols (Davi is her patient), never Carla's own.
+        let beatriz = try test.browser(loggedInAs: "beatriz")
+        #expect(try beatriz.get(general).status == 200)
+        for path in own { #expect(try beatriz.get(path).status == 404) }
+        // No patient of Ana's: nothing but generated speech, which anyone can name from its text.
+        for person in ["elisa", "dani", "admin"] {
+            let browser = try test.browser(loggedInAs: person)
+            for path in own + [general] { #expect(try browser.get(path).status == 404, "\(person) \(path)") }
+            #expect(try browser.get("/media/audio/" + generated).status == 200)
+        }
+        #expect(try test.browser().get(own[0]).status == 303)
+    }
+}

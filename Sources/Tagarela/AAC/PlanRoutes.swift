@@ -16,8 +16,8 @@ enum PlanRoutes {
         router.write(PlanEndpoints.printView, printView)
         router.write(PlanEndpoints.book, book)
         router.add(PlanEndpoints.pictogram, pictogram)
-        router.add(PlanEndpoints.audio, audio)
-        router.add(PlanEndpoints.image, image)
+        router.read(PlanEndpoints.audio, audio)
+        router.read(PlanEndpoints.image, image)
     }
 
     @Sendable static func list(_ context: RequestContext, _ db: Database, patientId: Int64) throws -> Reply {
@@ -115,16 +115,21 @@ enum PlanRoutes {
         return Reply(response)
     }
 
-    @Sendable static func audio(_ context: RequestContext, file: String) throws -> Reply {
-        guard file.hasSuffix(".mp3"), !file.contains("/"),
+    /// A clip. Generated speech is named by its text and voice, shared by every board that says it and by
+    /// the games' words: whoever can name it knows what it says, so any signed-in user may fetch it. A
+    /// recording ("rec-…", a person's voice) only by someone who sees a record that uses it.
+    @Sendable static func audio(_ context: RequestContext, _ db: Database, file: String) throws -> Reply {
+        let mayFetch = try !SpeechAudio.isRecording(file) || MediaAccess.mayFetch(audio: file, try context.requireActor(), db)
+        guard mayFetch, file.hasSuffix(".mp3"), !file.contains("/"),
               let response = MediaStore.file(at: context.configuration.audioFolder + "/" + file, request: context.request,
                                              cacheControl: "private, max-age=31536000, immutable")
         else { throw AppError.notFound }
         return Reply(response)
     }
 
-    @Sendable static func image(_ context: RequestContext, file: String) throws -> Reply {
-        guard !file.contains("/"),
+    /// An uploaded or imported picture, only for someone who sees a record that uses it.
+    @Sendable static func image(_ context: RequestContext, _ db: Database, file: String) throws -> Reply {
+        guard !file.contains("/"), try MediaAccess.mayFetch(image: file, try context.requireActor(), db),
               let response = MediaStore.file(at: context.configuration.mediaDirectory + "/images/" + file, request: context.request,
                                              cacheControl: "private, max-age=31536000, immutable")
         else { throw AppError.notFound }

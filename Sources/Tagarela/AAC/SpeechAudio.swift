@@ -121,6 +121,9 @@ struct SpeechAudio: Sendable {
     /// mp3, wav, m4a/aac, ogg) to a loudness-normalised mono MP3 of at most `maxSeconds` seconds, stored
     /// under a random name "rec-<uuid>.mp3"; returns the file name. Throws `Failure.unreadable` if ffmpeg
     /// fails or the result holds no sound.
+    /// A person's recorded or uploaded sound, as `normalise` names it (not speech made from a text). Pure.
+    static func isRecording(_ file: String) -> Bool { file.hasPrefix("rec-") }
+
     func normalise(recordingAt path: String, maxSeconds: Double = 5) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let name = "rec-\(UUID().uuidString.lowercased()).mp3"

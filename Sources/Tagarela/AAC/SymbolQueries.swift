@@ -47,3 +47,47 @@ enum SymbolQueries {
                     languages: codes.compactMap(AppLocale.init(rawValue:)))
     }
 }
+
+/// Who may fetch a recorded or uploaded file (issue 49): someone who may see a record that uses it.
+/// A symbol's picture or sound: its clinician; for a patient's own symbol, whoever sees that patient; for a
+/// general one (all of the clinician's patients, DESIGN), whoever sees one of the clinician's patients. A
+/// recorded game word: whoever sees its patient. Generated speech is not asked about (`PlanRoutes.audio`).
+enum MediaAccess {
+    static func mayFetch(audio file: String, _ actor: Actor, _ db: Database) throws -> Bool {
+        try symbolUses(column: "audioFile", file, actor, db) || educatItemUses(file, actor, db)
+    }
+
+    static func mayFetch(image file: String, _ actor: Actor, _ db: Database) throws -> Bool {
+        try symbolUses(column: "imagePath", "images/" + file, actor, db)
+    }
+
+    private static func symbolUses(column: String, _ value: String, _ actor: Actor, _ db: Database) throws -> Bool {
+        let own = PatientScope.condition(on: "s.patientId", visibleTo: actor)
+        let general = PatientScope.condition(on: "cp.patientId", visibleTo: actor)
+        var arguments: StatementArguments = [value, actor.userId]
+        _ = arguments.append(contentsOf: own.arguments)
+        _ = arguments.append(contentsOf: general.arguments)
+        return try Bool.fetchOne(db, sql: """
+            SELECT EXISTS (SELECT 1 FROM symbol s WHERE s.\(column) = ? AND (s.clinicianId = ?
+                OR (s.patientId IS NOT NULL AND \(own.sql))
+                OR (s.patientId IS NULL AND EXISTS (SELECT 1 FROM clinicianPatient cp WHERE cp.clinicianId = s.clinicianId AND \(general.sql)))))
+            """, arguments: arguments) ?? false
+    }
+
+    private static func educatItemUses(_ clip: String, _ actor: Actor, _ db: Database) throws -> Bool {
+        let scope = PatientScope.condition(on: "e.patientId", visibleTo: actor)
+        var arguments: StatementArguments = [clip]
+        _ = arguments.append(contentsOf: scope.arguments)
+        return try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM educatItem e WHERE e.clip = ? AND \(scope.sql))",
+                                 arguments: arguments) ?? false
+    }
+
+    /// Shipped 2026-11-29. Never edit; add a new migration instead. The lookups above, by index.
+    static func v1Indexes(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE INDEX symbol_audioFile ON symbol(audioFile);
+            CREATE INDEX symbol_imagePath ON symbol(imagePath) WHERE imagePath IS NOT NULL;
+            CREATE INDEX educatItem_clip ON educatItem(clip);
+            """)
+    }
+}

@@ -5,7 +5,7 @@ import GRDB
 /// never deleted) or a recording ("rec-<uuid>.mp3", this item's alone, deleted when it is replaced or
 /// the item removed).
 enum EduCATClips {
-    static func isRecording(_ clip: String) -> Bool { clip.hasPrefix("rec-") }
+    static func isRecording(_ clip: String) -> Bool { SpeechAudio.isRecording(clip) }
 
     /// Deletes `clip` if it is a recording; a generated clip may be another word's too, so it stays.
     static func discard(_ clip: String, _ speech: SpeechAudio) {

@@ -40,6 +40,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 accounts: a second factor for staff", migrate: TwoFactorStore.v1)
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         migrator.registerMigration("2026-11 privacy: erasure requests", migrate: Erasures.v1)
+        migrator.registerMigration("2026-11 privacy: media looked up by file", migrate: MediaAccess.v1Indexes)
         return migrator
     }
 }
