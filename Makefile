@@ -10,6 +10,7 @@ DEBUG_BIN := .build/debug/tagarela
 run: bootstrap build
 	$(RELEASE_BIN) migrate --data $(DATA)
 	scripts/install-pictograms $(DATA)
+	scripts/install-password-list $(DATA)
 	$(RELEASE_BIN) educat-audio --data $(DATA)
 	$(RELEASE_BIN) seed-demo --data $(DATA)
 	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
@@ -17,10 +18,12 @@ run: bootstrap build
 ## test: install what is missing, run the Swift tests, then the browser tests against the real binary
 test: bootstrap
 	scripts/install-pictograms .build/test-data
+	scripts/install-password-list .build/test-data
 	swift build --build-tests
 	TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio $(DEBUG_BIN) educat-audio --data .build/test-data
 	swift test --skip-build
 	TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
+	  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords \
 	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser
 
 bootstrap:

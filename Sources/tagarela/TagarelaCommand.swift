@@ -27,6 +27,7 @@ struct Locations: ParsableArguments {
         // Shared folders for test runs: pictograms installed once, clips generated once.
         configuration.pictogramsDirectory = ProcessInfo.processInfo.environment["TAGARELA_PICTOGRAMS"]
         configuration.audioDirectory = ProcessInfo.processInfo.environment["TAGARELA_AUDIO"]
+        configuration.passwordsDirectory = ProcessInfo.processInfo.environment["TAGARELA_PASSWORDS"]
         return configuration
     }
 }
@@ -168,7 +169,8 @@ struct AddUser: AsyncParsableCommand {
         let result = try Accounts.addStaff(
             pool, role: role, username: username, name: name ?? username,
             specialties: specialties.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) },
-            password: password, hasher: PasswordHasher(parameters: configuration.passwordHashing))
+            password: password, hasher: PasswordHasher(parameters: configuration.passwordHashing),
+            breached: BreachedPasswords.load(file: configuration.breachedPasswordsFile).list)
         switch result {
         case .created(let token):
             print("Created \(role) \(username).")
@@ -179,7 +181,7 @@ struct AddUser: AsyncParsableCommand {
     }
 
     func readPassword() throws -> String {
-        guard let first = getpass("Password (10 characters or more): ").map({ String(cString: $0) }),
+        guard let first = getpass("Password (12 characters or more): ").map({ String(cString: $0) }),
               let second = getpass("Repeat the password: ").map({ String(cString: $0) })
         else { throw ValidationError("No password given.") }
         guard first == second else { throw ValidationError("The two passwords differ.") }

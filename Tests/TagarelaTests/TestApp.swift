@@ -43,6 +43,7 @@ final class TestApp {
         // Installed once by `make test` (scripts/install-pictograms); clips shared between tests.
         configuration.pictogramsDirectory = Self.repositoryRoot + "/.build/test-data/pictograms"
         configuration.audioDirectory = Self.repositoryRoot + "/.build/test-data/audio"
+        configuration.passwordsDirectory = Self.repositoryRoot + "/.build/test-data/passwords"
         configuration.comparesTemplates = true
         configure(&configuration)
         let clock = TestClock(now)

@@ -11,14 +11,14 @@ public enum Accounts {
 
     public static func addStaff(_ pool: DatabasePool, role roleName: String, username: String, name: String,
                                 specialties: [String], password: String?, hasher: PasswordHasher,
-                                now: Date = Date()) throws -> AddResult {
+                                breached: BreachedPasswords = .builtIn, now: Date = Date()) throws -> AddResult {
         guard let role = Role(rawValue: roleName), role.isStaff else {
             return .refused("The role must be admin, clinician or trainer.")
         }
         guard Usernames.isValid(username) else { return .refused("The username must be 3 to 64 letters, digits or . - _ @.") }
         let chosen = Set(specialties.compactMap(Specialty.init(rawValue:)))
         if role == .clinician, chosen.isEmpty { return .refused("A clinician needs a specialty: speech, nutrition or both.") }
-        if let password, let problem = PasswordPolicy.problem(with: password, username: username) {
+        if let password, let problem = PasswordPolicy.problem(with: password, username: username, breached: breached) {
             return .refused("The password is not acceptable (\(problem.rawValue.replacingOccurrences(of: "_", with: " "))).")
         }
         let hash = password.map(hasher.hash)

@@ -144,7 +144,7 @@ enum AccountsRoutes {
         guard case .valid(_, let user) = lookup else { return .reply(invitationPage(lookup, token: token, form: FormState(), context)) }
         let password = context.request.form["password"] ?? ""
         if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
-                                                username: user.username) {
+                                                username: user.username, breached: context.breachedPasswords) {
             var form = FormState()
             form.fail("password", context.t[problem.rawValue])
             return .reply(invitationPage(lookup, token: token, form: form, context, status: .unprocessableContent))
@@ -230,7 +230,7 @@ enum AccountsRoutes {
         let password = context.request.form["password"] ?? ""
         var form = FormState()
         if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
-                                                username: user.username) {
+                                                username: user.username, breached: context.breachedPasswords) {
             form.fail("password", context.t[problem.rawValue])
             return .reply(try accountPage(context, form: form, status: .unprocessableContent))
         }

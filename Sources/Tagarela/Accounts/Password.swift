@@ -71,7 +71,8 @@ public struct PasswordHasher: Sendable {
 
 /// What makes a password acceptable. Pure: tested without a database.
 enum PasswordPolicy {
-    static let minimumLength = 10
+    /// OWASP ASVS 2.1.1: at least 12 characters; any character, spaces included, so a phrase will do.
+    static let minimumLength = 12
     static let maximumLength = 256
 
     enum Problem: String, Sendable {
@@ -81,21 +82,43 @@ enum PasswordPolicy {
         case mismatch = "password_mismatch"
     }
 
-    static func problem(with password: String, confirmation: String? = nil, username: String? = nil) -> Problem? {
+    static func problem(with password: String, confirmation: String? = nil, username: String? = nil,
+                        breached: BreachedPasswords = .builtIn) -> Problem? {
         if password.count < minimumLength { return .tooShort }
         if password.count > maximumLength { return .tooLong }
         let folded = password.lowercased()
-        if commonPasswords.contains(folded) || Set(folded).count <= 2
+        if breached.contains(folded) || Set(folded).count <= 2
             || username.map({ !$0.isEmpty && folded.contains($0.lowercased()) && folded.count - $0.count < 4 }) == true {
             return .tooCommon
         }
         if let confirmation, confirmation != password { return .mismatch }
         return nil
     }
+}
 
-    /// Frequent passwords of at least ten characters, from public breach lists, with
-    /// Portuguese, Spanish and Catalan favourites.
-    static let commonPasswords: Set<String> = [
+/// Passwords known from breaches, refused as new passwords (ASVS 2.1.7): the list
+/// `scripts/install-password-list` installs (30 000 from public breaches), and our own favourites of
+/// Portuguese, Spanish and Catalan speakers. Only those long enough to pass the length rule are kept.
+public struct BreachedPasswords: Sendable {
+    private let entries: Set<String>
+
+    init(_ words: some Sequence<String>) {
+        entries = Set(words.lazy.map { $0.lowercased() }.filter { $0.count >= PasswordPolicy.minimumLength })
+    }
+
+    func contains(_ folded: String) -> Bool { entries.contains(folded) }
+    var count: Int { entries.count }
+
+    public static let builtIn = BreachedPasswords(localFavourites)
+
+    /// The installed list (one per line) with the favourites, or the favourites alone when it is missing.
+    public static func load(file path: String) -> (list: BreachedPasswords, loaded: Bool) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return (builtIn, false) }
+        return (BreachedPasswords(text.split(whereSeparator: \.isNewline).map(String.init) + localFavourites), true)
+    }
+
+    /// Frequent passwords from public breach lists, with Portuguese, Spanish and Catalan favourites.
+    static let localFavourites: [String] = [
         "1234567890", "0123456789", "12345678910", "123456789a", "a123456789", "1q2w3e4r5t", "1qaz2wsx3edc",
         "qwertyuiop", "asdfghjkl1", "password12", "password123", "password1234", "passw0rd12", "iloveyou12",
         "qwerty1234", "qwerty12345", "abcdefghij", "abc1234567", "abcd123456", "1111111111", "0000000000",
@@ -105,5 +128,8 @@ enum PasswordPolicy {
         "amoreterno", "eusoufeliz", "jesuscristo", "deusefiel1", "contraseña", "contraseña1", "contrasena1",
         "contrasena", "micontraseña", "barcelona1", "realmadrid", "realmadrid1", "teamo12345", "españa1234",
         "contrasenya", "contrasenya1", "barça12345", "visca12345", "tagarela12", "tagarela123", "tagarela2026",
+        "123456789012", "1234567890ab", "1q2w3e4r5t6y", "qwertyuiop12", "iloveyou1234", "minhasenha12", "minhasenha123",
+        "senha1234567", "senha12345678", "brasil123456", "flamengo1234", "corinthians1", "palmeiras123", "contraseña12",
+        "contraseña123", "contrasenya12", "realmadrid12", "barcelona123", "tagarela1234", "eusoufeliz12",
     ]
 }

@@ -30,6 +30,8 @@ public final class App: Responder {
     let media: MediaStore
     let speech: SpeechAudio
     let pictograms: PictogramLibrary
+    /// Refused as new passwords (`scripts/install-password-list`).
+    let breachedPasswords: BreachedPasswords
     /// Boards' grids and worklist cards, 2 × 12 MB. It was 2 × 24 MB while a grid not kept was rendered
     /// whole; with its cells kept (`boardCells`) and read in one statement, one costs about 1 ms where a
     /// kept one costs 0.1, and at ten times the clinic the smaller cache keeps memory under 150 MB.
@@ -142,6 +144,11 @@ public final class App: Responder {
         self.media = MediaStore(directory: configuration.mediaDirectory)
         self.speech = SpeechAudio(directory: configuration.audioFolder)
         self.pictograms = pictograms
+        let (breached, loaded) = BreachedPasswords.load(file: configuration.breachedPasswordsFile)
+        if !loaded {
+            logger.warning("No breached-password list at \(configuration.breachedPasswordsFile): run scripts/install-password-list")
+        }
+        self.breachedPasswords = breached
         self.sessionTouches = SessionTouches(flushInterval: configuration.sessions.touchBatchInterval)
         self.decoyHash = passwords.hash(Token.make())
     }

@@ -59,6 +59,9 @@ public struct AppConfiguration: Sendable {
     public var pictogramsDirectory: String?
     var pictogramFolder: String { pictogramsDirectory ?? dataDirectory + "/pictograms" }
     /// Generated clips are content-addressed, so test runs may share one folder of them.
+    /// Where `scripts/install-password-list` wrote `breached.txt`; tests share one.
+    public var passwordsDirectory: String?
+    public var breachedPasswordsFile: String { (passwordsDirectory ?? dataDirectory + "/passwords") + "/breached.txt" }
     public var audioDirectory: String?
     public var audioFolder: String { audioDirectory ?? mediaDirectory + "/audio" }
     public var templatesDirectory: String { resourcesDirectory + "/Templates" }

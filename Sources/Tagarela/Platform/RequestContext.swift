@@ -66,6 +66,7 @@ public struct RequestContext: Sendable {
     var caseloads: CaseloadSignals { app.caseloads }
     var assets: Assets { app.assets }
     var passwords: PasswordHasher { app.passwords }
+    var breachedPasswords: BreachedPasswords { app.breachedPasswords }
     var loginThrottle: LoginThrottle { app.loginThrottle }
     /// Empties the read cache, for a change to a table it does not watch.
     func forgetCachedPages() { app.cache.invalidateAll() }
