@@ -120,6 +120,20 @@ final class RequestState: @unchecked Sendable {
     }
 }
 
+/// libmicrohttpd decodes the URL in place before the handler sees it, and an encoded NUL ("%00") ends the
+/// C string there: "/patients/8%00/plans" would be served as "/patients/8". The raw URL is seen here
+/// first; what this returns becomes the request's `con_cls` until the handler's first call, which answers
+/// 400 for this mark.
+func uriArrived(cls: UnsafeMutableRawPointer?, uri: UnsafePointer<CChar>?, connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    guard let uri, strstr(uri, "%00") != nil else { return nil }
+    return encodedNULMark
+}
+
+/// Not an address: a value `con_cls` can never hold otherwise (a `RequestState` is aligned).
+private let encodedNULMarkBits = 0x7A9
+private var encodedNULMark: UnsafeMutableRawPointer { UnsafeMutableRawPointer(bitPattern: encodedNULMarkBits)! }
+private func isEncodedNULMark(_ pointer: UnsafeMutableRawPointer?) -> Bool { pointer.map { Int(bitPattern: $0) == encodedNULMarkBits } ?? false }
+
 func accessHandler(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
     url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
@@ -128,12 +142,15 @@ func accessHandler(
 ) -> MHD_Result {
     guard let cls, let connection, let conCls, let uploadDataSize else { return .NO }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let holdsEncodedNUL = isEncodedNULMark(conCls.pointee)
+    if holdsEncodedNUL { conCls.pointee = nil }
 
     guard let existing = conCls.pointee else {
         // First call: the headers have arrived, the body (if any) has not.
         let request = readRequestHead(connection, url: url, method: method)
         let state = RequestState(request: request, limits: core.configuration.limits,
                                  uploadDirectory: core.configuration.uploadDirectory)
+        if holdsEncodedNUL { state.failure = .badRequest }
         conCls.pointee = Unmanaged.passRetained(state).toOpaque()
         core.inFlight.add(1, ordering: .relaxed)
         if let length = request.headers["Content-Length"].flatMap(Int.init), length > state.bodyLimit {
@@ -213,7 +230,7 @@ func requestCompleted(
     cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
     conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, reason: MHD_RequestTerminationCode
 ) {
-    guard let cls, let conCls, let existing = conCls.pointee else { return }
+    guard let cls, let conCls, let existing = conCls.pointee, !isEncodedNULMark(existing) else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
     let state = Unmanaged<RequestState>.fromOpaque(existing).takeRetainedValue()
     conCls.pointee = nil

@@ -92,6 +92,7 @@ public final class Server: Sendable {
             flags, configuration.port,
             accessHandler, Unmanaged.passUnretained(core).toOpaque(),
             requestCompleted, Unmanaged.passUnretained(core).toOpaque(),
+            uriArrived,
             UInt32(max(configuration.threads, 1) > 1 ? configuration.threads : 0),
             configuration.connectionMemoryLimit,
             configuration.connectionTimeoutSeconds,

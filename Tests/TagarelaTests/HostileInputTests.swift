@@ -208,6 +208,21 @@ import Testing
         }
     }
 
+    /// libmicrohttpd decodes "%00" into a NUL that ends the path: "/patients/8%00/plans" was served as
+    /// "/patients/8" (issue 49). Refused instead, whatever follows, and the connection serves on.
+    @Test func anEncodedNULInTheURLIsRefusedNotCut() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        for path in ["/patients/\(carla)%00/plans", "/patients/\(carla)/plans%00", "/healthz%00", "/clinician?q=a%00b",
+                     "/patients/\(carla)%2500"] {
+            let answer = try ana.get(path)
+            #expect(answer.status == (path.hasSuffix("%2500") ? 404 : 400), "\(path)")
+        }
+        #expect(try ana.post("/patients/\(carla)%00/privacy/erasure", [("confirm", "1")]).status == 400)
+        #expect(try ana.get("/patients/\(carla)").status == 200)
+    }
+
     @Test func everyFormSurvivesHostileInputWithoutLeakingMarkupOrTouchingAnotherPatient() async throws {
         let test = try await TestApp()
         let victim = try Self.makeVictim(test)
