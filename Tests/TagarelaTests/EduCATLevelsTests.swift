@@ -19,7 +19,7 @@ import Testing
         #expect(alphabet[0].items(ca).map(\.symbol) == ["a", "e", "i", "o", "u"], "vowels first")
         #expect(alphabet[1].items(ca).count == 26, "capitals: a–z only")
         let lower = alphabet[2].items(ca).map(\.symbol)
-        for letter in ["ç", "l·l", "ny", "à", "é", "ò", "ú"] { #expect(lower.contains(letter), "Catalan lower case teaches \(letter)") }
+        for letter in ["ç", "l·l", "ny", "à", "é", "í", "ò", "ó", "ú", "ï", "ü"] { #expect(lower.contains(letter), "Catalan lower case teaches \(letter)") }
         #expect(alphabet[2].items(es).count == 26, "Spanish has no extra letters in its pack")
         #expect(EduCATLevel.levels(.vowels).allSatisfy { $0.items(ca).count == 5 })
     }

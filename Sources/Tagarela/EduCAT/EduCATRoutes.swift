@@ -62,7 +62,7 @@ enum EduCATRoutes {
             return .page("educat/records", title: "educat_title", EduCATRecordsPage(
                 bar: EduCATBar(pack, title: pack.label("records"), back: home, help: .records, t),
                 records: [EduCATArea.numbers, .alphabet, .vowels, .contaCops].map {
-                    EduCATRecordsPage.Record(area: $0.rawValue, label: pack.label($0.labelKey), value: player.records[$0] ?? 0)
+                    EduCATRecordsPage.Record(area: $0.rawValue, label: pack.label($0.labelKey), value: player.record($0))
                 }, play: play))
         case "information":
             return .page("educat/information", title: "educat_title", EduCATInformationPage(
@@ -101,7 +101,7 @@ enum EduCATRoutes {
             let title = pack.label(area.labelKey) + " · " + pack.label(mode == .normal ? "game" : "challenge")
             return .page("educat/game", title: "educat_title", EduCATGamePage(
                 area: area, mode: mode, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1),
-                settings: player.settings, record: player.records[area] ?? 0,
+                settings: player.settings, record: player.record(area),
                 bar: EduCATBar(pack, title: title, back: back, help: help, context.t),
                 play: EduCATPlayView(pack: pack, access: player.access)))
         default:

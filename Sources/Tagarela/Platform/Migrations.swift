@@ -39,6 +39,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 accounts: login failures kept across a restart", migrate: LoginFailures.v1)
         migrator.registerMigration("2026-11 accounts: a second factor for staff", migrate: TwoFactorStore.v1)
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
+        migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
         return migrator
     }
 }
