@@ -187,6 +187,54 @@ import Testing
         #expect(try !carla.get("/educat/alphabet/game").text.contains(#"data-item="ll""#))
     }
 
+    /// Issue 46, 8: the teacher illustrates "gronxador" with her own picture (checked as a symbol's
+    /// upload), which only the child and the adults linked to them can fetch; a word the game already
+    /// has is added only once she confirms, her picture kept meanwhile.
+    @Test func theTeacherGivesAWordHerOwnPictureSeenOnlyByTheChildsAdults() async throws {
+        let test = try await TestApp()
+        let carlaId = try test.id(of: "Carla Costa")
+        let path = "/patients/\(carlaId)/educat/items"
+        let ana = try test.browser(loggedInAs: "ana")
+        _ = try ana.get("/patients/\(carlaId)/educat/settings")
+        func word(_ text: String, _ syllables: String) -> [(String, String)] {
+            [("area", "conta-cops"), ("text", text), ("syllables", syllables), ("picture", ""), ("language", "ca"), ("spoken", "")]
+        }
+        let svg = try ana.postMultipart(path, fields: word("gronxador", "gron-xa-dor"),
+                                        files: [("image", "gronxador.svg", "image/svg+xml", Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8))])
+        #expect(svg.status == 422 && svg.text.contains(#"value="gronxador""#) && svg.text.contains(#"id="item-image-error""#))
+        #expect(try ana.postMultipart(path, fields: word("gronxador", "gron-xa-dor"),
+                                      files: [("image", "gronxador.png", "image/png", PhotoTests.png)]).status == 303)
+        let row = try test.read { try Row.fetchOne($0, sql: "SELECT id, picture, pictogram FROM educatItem WHERE text = 'gronxador'")! }
+        let (id, picture): (Int64, String) = (row["id"], row["picture"])
+        #expect(MediaStore.isEduCATPicture(picture) && (row["pictogram"] as String?) == nil)
+        let url = "/patients/\(carlaId)/educat/items/\(id)/picture"
+        let seen = try ana.get(url)
+        #expect(seen.status == 200 && seen.header("Content-Type") == "image/png")
+        #expect(try ana.get("/patients/\(carlaId)/educat/settings").text.contains(#"<img src="\#(url)""#))
+        let carla = try inPatientMode(test)
+        #expect(try carla.get(url).status == 200, "the child, in patient mode")
+        #expect(try carla.get("/educat/conta-cops/game").text.contains(#"data-word="gronxador" data-picture="\#(url)""#))
+        #expect(try test.browser(loggedInAs: "beatriz").get(url).status == 404, "an adult not linked to Carla")
+        let davi = try inPatientMode(test, "beatriz", "Davi Alves")
+        #expect(try davi.get(url).status == 404, "another child")
+        #expect(try ana.get("/media/images/" + picture.dropFirst("educat/".count)).status == 404, "not among the symbols' pictures")
+
+        // "casa" is the game's own word: a warning, what was typed and the picture kept; confirmed, hers.
+        let warned = try ana.postMultipart(path, fields: word("casa", "ca-sa"), files: [("image", "casa.png", "image/png", PhotoTests.png)])
+        #expect(warned.status == 422 && warned.text.contains("O jogo já tem “casa”") && warned.text.contains(#"value="casa""#))
+        let kept = try #require(warned.text.firstMatch(of: /name="keptPicture" value="([^"]+)"/)?.1).description
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatItem WHERE text = 'casa'") } == 0)
+        #expect(try ana.postMultipart(path, fields: word("casa", "ca-sa") + [("confirm", "1"), ("keptPicture", kept)], files: []).status == 303)
+        let casa = try test.read { try Row.fetchOne($0, sql: "SELECT id, picture FROM educatItem WHERE text = 'casa'")! }
+        #expect((casa["picture"] as String) == kept)
+        let game = try carla.get("/educat/conta-cops/game").text
+        #expect(game.components(separatedBy: #"data-word="casa""#).count == 2, "once: hers replaces the game's")
+        #expect(game.contains(#"data-word="casa" data-picture="/patients/\#(carlaId)/educat/items/\#(casa["id"] as Int64)/picture""#))
+        // Removed: the picture goes with it.
+        #expect(try ana.post("/patients/\(carlaId)/educat/items/\(id)/delete").status == 303)
+        #expect(try ana.get(url).status == 404)
+    }
+
     @Test func thePackIsTheChildsLanguageThenATutorsThenTheInterfaces() async throws {
         let test = try await TestApp()
         #expect(try inPatientMode(test).get("/educat/numbers/game").text.contains(#"id="educat" lang="ca""#), "the demo sets Carla's language")

@@ -95,7 +95,7 @@ struct EduCATWordView: PageModel {
 
     init(_ word: EduCATPack.Word, pack: EduCATPack) {
         self.word = word.word
-        pictureURL = PlanEndpoints.pictogram.path("\(word.pictogram).svg")
+        pictureURL = word.picture ?? PlanEndpoints.pictogram.path("\(word.pictogram).svg")
         syllablesText = word.syllablesText
         count = word.syllableCount
         clip = pack.clipURL(word.word, stored: word.clip)
@@ -422,7 +422,8 @@ struct EduCATSettingsPage: PageModel {
         added = data.added.map { item in
             AddedRow(id: item.id, area: EduCATArea(rawValue: item.area).map { t["educat_area_\($0.labelKey)"] } ?? item.area, text: item.text,
                      detail: item.syllables.map { $0.uppercased().replacingOccurrences(of: "-", with: " - ") } ?? item.spoken,
-                     pictureURL: item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
+                     pictureURL: item.picture != nil ? EduCATEndpoints.itemPicture.path(data.patientId, item.id)
+                        : item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
                      language: t["educat_language_\(item.language)"], lang: item.language,
                      removeURL: EduCATEndpoints.removeItem.path(data.patientId, item.id),
                      clipURL: PlanEndpoints.audio.path(item.clip), isRecorded: EduCATClips.isRecording(item.clip),

@@ -129,4 +129,10 @@ enum EduCATSchema {
             """)
         try db.drop(table: "educatRecord")
     }
+
+    /// The teacher's own picture for a word she adds (issue 46, 8): a file under the media directory's
+    /// `educat/`, served only to the patient and the adults linked to them. Shipped 2026-11. Never edit.
+    static func v4OwnPictures(_ db: Database) throws {
+        try db.alter(table: "educatItem") { t in t.add(column: "picture", .text) }
+    }
 }

@@ -174,12 +174,28 @@ enum EduCATStore {
         let pictogram: String?
         let clip: String
         let language: String
+        /// The teacher's own picture, a path under the media directory (`MediaStore.storeEduCATPicture`).
+        var picture: String? = nil
     }
 
     static func addedItems(patientId: Int64, _ db: Database) throws -> [AddedItem] {
         try AddedItem.fetchAll(db, sql: """
-            SELECT id, area, text, spoken, syllables, pictogram, clip, language FROM educatItem WHERE patientId = ? ORDER BY area, text
+            SELECT id, area, text, spoken, syllables, pictogram, clip, language, picture FROM educatItem WHERE patientId = ?
+            ORDER BY area, text
             """, arguments: [patientId])
+    }
+
+    /// The patient's item of `area` written `text`, if any.
+    static func addedItem(area: String, text: String, patientId: Int64, _ db: Database) throws -> AddedItem? {
+        try AddedItem.fetchOne(db, sql: """
+            SELECT id, area, text, spoken, syllables, pictogram, clip, language, picture FROM educatItem
+            WHERE patientId = ? AND area = ? AND text = ?
+            """, arguments: [patientId, area, text])
+    }
+
+    /// The stored name of an item's own picture, if the patient has that item and it has one.
+    static func picture(ofItem id: Int64, patientId: Int64, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT picture FROM educatItem WHERE id = ? AND patientId = ?", arguments: [id, patientId])
     }
 
     /// False when the patient's set already has it.
@@ -187,9 +203,10 @@ enum EduCATStore {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM educatItem WHERE patientId = ? AND area = ? AND text = ?",
                                 arguments: [patientId, item.area, item.text]) != true else { return false }
         try db.execute(sql: """
-            INSERT INTO educatItem (patientId, area, text, spoken, syllables, pictogram, clip, language, createdBy, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [patientId, item.area, item.text, item.spoken, item.syllables, item.pictogram, item.clip, item.language, userId, now])
+            INSERT INTO educatItem (patientId, area, text, spoken, syllables, pictogram, clip, language, createdBy, createdAt, picture)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [patientId, item.area, item.text, item.spoken, item.syllables, item.pictogram, item.clip, item.language, userId, now,
+                             item.picture])
         try audit.record(.create, "educatItem", db.lastInsertedRowID, "\(item.area): \(item.text)", db)
         return true
     }

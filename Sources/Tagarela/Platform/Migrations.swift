@@ -40,6 +40,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 accounts: a second factor for staff", migrate: TwoFactorStore.v1)
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
+        migrator.registerMigration("2026-11 EduCAT: the teacher's own pictures", migrate: EduCATSchema.v4OwnPictures)
         return migrator
     }
 }
