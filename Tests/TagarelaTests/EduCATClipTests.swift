@@ -196,6 +196,6 @@ import Testing
                 == #"{"newRecord":"false","record":"4"}"#, "only strictly more beats it")
         #expect(try carla.postGame(Self.halfWay(hits: 500, key: "game-key-lie", announced: true)).status == 422,
                 "the flag does not make an impossible game believable")
-        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatRecord WHERE area = 'vowels'") } == 4)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatLevelRecord WHERE area = 'vowels' AND level = 1") } == 4)
     }
 }

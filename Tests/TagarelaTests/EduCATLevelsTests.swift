@@ -19,7 +19,7 @@ import Testing
         #expect(alphabet[0].items(ca).map(\.symbol) == ["a", "e", "i", "o", "u"], "vowels first")
         #expect(alphabet[1].items(ca).count == 26, "capitals: a–z only")
         let lower = alphabet[2].items(ca).map(\.symbol)
-        for letter in ["ç", "l·l", "ny", "à", "é", "ò", "ú"] { #expect(lower.contains(letter), "Catalan lower case teaches \(letter)") }
+        for letter in ["ç", "l·l", "ny", "à", "é", "í", "ò", "ó", "ú", "ï", "ü"] { #expect(lower.contains(letter), "Catalan lower case teaches \(letter)") }
         #expect(alphabet[2].items(es).count == 26, "Spanish has no extra letters in its pack")
         #expect(EduCATLevel.levels(.vowels).allSatisfy { $0.items(ca).count == 5 })
     }
@@ -167,12 +167,20 @@ import Testing
             EduCATStore.AddedItem(id: 3, area: "alphabet", text: "ll", spoken: "ela doble", syllables: nil, pictogram: nil,
                                   clip: "z.mp3", language: "ca"),
         ]
-        let pack = ca.adding(added)
-        #expect(pack.words.count == ca.words.count + 1, "a word the pack has keeps the pack's")
-        #expect(pack.words.last?.syllableCount == 3)
+        let pack = ca.adding(added, patientId: 7)
+        #expect(pack.words.count == ca.words.count + 1, "a word the pack has is replaced by the teacher's, once")
+        #expect(pack.words.filter { $0.word == "casa" }.map(\.clip) == ["y.mp3"], "the teacher confirmed her own casa")
+        let gronxador = pack.words.first { $0.word == "gronxador" }
+        #expect(gronxador?.syllableCount == 3 && gronxador?.picture == nil)
         #expect(EduCATLevel.of(.alphabet, number: 3).items(pack).last == EduCATPack.Item(symbol: "ll", spoken: "ela doble", clip: "z.mp3"),
                 "an added letter says its own clip (perhaps recorded)")
-        #expect(pack.words.last?.clip == "x.mp3")
+        #expect(gronxador?.clip == "x.mp3")
+        var own = added[0]
+        own.picture = "educat/9f1c0d0e-7a51-4a57-9d39-1c2b0c3c2a10.png"
+        #expect(ca.adding([own], patientId: 7).words.last?.picture == "/patients/7/educat/items/1/picture",
+                "her own picture is served through the patient's route, never by its file name")
+        #expect(MediaStore.isEduCATPicture(own.picture!) && !MediaStore.isEduCATPicture("images/x.png")
+                && !MediaStore.isEduCATPicture("educat/../../etc/passwd.png"))
         #expect(!EduCATLevel.of(.alphabet, number: 2).items(pack).contains { $0.symbol == "ll" }, "capitals are a–z")
         #expect(EduCATItemForm.syllables("ca-sa", spell: "casa") == ["ca", "sa"])
         #expect(EduCATItemForm.syllables("ca-s", spell: "casa") == nil)

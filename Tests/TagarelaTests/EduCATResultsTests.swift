@@ -96,7 +96,7 @@ import Testing
 
         // Left half-way (lives remain): stored, never a record the child did not see.
         let half = [("area", "numbers"), ("mode", "challenge"), ("hits", "9"), ("errors", "1"), ("duration", "90"),
-                    ("lives", "3"), ("livesLeft", "2"), ("seconds", "9"), ("key", "game-key-half")]
+                    ("lives", "3"), ("livesLeft", "2"), ("seconds", "9"), ("key", "game-key-half"), ("level", "1")]
         #expect(try carla.postGame(half).text == #"{"newRecord":"false","record":"6"}"#)
         #expect(try resultCount(test) == 2)
     }
@@ -187,6 +187,54 @@ import Testing
         #expect(try !carla.get("/educat/alphabet/game").text.contains(#"data-item="ll""#))
     }
 
+    /// Issue 46, 8: the teacher illustrates "gronxador" with her own picture (checked as a symbol's
+    /// upload), which only the child and the adults linked to them can fetch; a word the game already
+    /// has is added only once she confirms, her picture kept meanwhile.
+    @Test func theTeacherGivesAWordHerOwnPictureSeenOnlyByTheChildsAdults() async throws {
+        let test = try await TestApp()
+        let carlaId = try test.id(of: "Carla Costa")
+        let path = "/patients/\(carlaId)/educat/items"
+        let ana = try test.browser(loggedInAs: "ana")
+        _ = try ana.get("/patients/\(carlaId)/educat/settings")
+        func word(_ text: String, _ syllables: String) -> [(String, String)] {
+            [("area", "conta-cops"), ("text", text), ("syllables", syllables), ("picture", ""), ("language", "ca"), ("spoken", "")]
+        }
+        let svg = try ana.postMultipart(path, fields: word("gronxador", "gron-xa-dor"),
+                                        files: [("image", "gronxador.svg", "image/svg+xml", Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8))])
+        #expect(svg.status == 422 && svg.text.contains(#"value="gronxador""#) && svg.text.contains(#"id="item-image-error""#))
+        #expect(try ana.postMultipart(path, fields: word("gronxador", "gron-xa-dor"),
+                                      files: [("image", "gronxador.png", "image/png", PhotoTests.png)]).status == 303)
+        let row = try test.read { try Row.fetchOne($0, sql: "SELECT id, picture, pictogram FROM educatItem WHERE text = 'gronxador'")! }
+        let (id, picture): (Int64, String) = (row["id"], row["picture"])
+        #expect(MediaStore.isEduCATPicture(picture) && (row["pictogram"] as String?) == nil)
+        let url = "/patients/\(carlaId)/educat/items/\(id)/picture"
+        let seen = try ana.get(url)
+        #expect(seen.status == 200 && seen.header("Content-Type") == "image/png")
+        #expect(try ana.get("/patients/\(carlaId)/educat/settings").text.contains(#"<img src="\#(url)""#))
+        let carla = try inPatientMode(test)
+        #expect(try carla.get(url).status == 200, "the child, in patient mode")
+        #expect(try carla.get("/educat/conta-cops/game").text.contains(#"data-word="gronxador" data-picture="\#(url)""#))
+        #expect(try test.browser(loggedInAs: "beatriz").get(url).status == 404, "an adult not linked to Carla")
+        let davi = try inPatientMode(test, "beatriz", "Davi Alves")
+        #expect(try davi.get(url).status == 404, "another child")
+        #expect(try ana.get("/media/images/" + picture.dropFirst("educat/".count)).status == 404, "not among the symbols' pictures")
+
+        // "casa" is the game's own word: a warning, what was typed and the picture kept; confirmed, hers.
+        let warned = try ana.postMultipart(path, fields: word("casa", "ca-sa"), files: [("image", "casa.png", "image/png", PhotoTests.png)])
+        #expect(warned.status == 422 && warned.text.contains("O jogo já tem “casa”") && warned.text.contains(#"value="casa""#))
+        let kept = try #require(warned.text.firstMatch(of: /name="keptPicture" value="([^"]+)"/)?.1).description
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatItem WHERE text = 'casa'") } == 0)
+        #expect(try ana.postMultipart(path, fields: word("casa", "ca-sa") + [("confirm", "1"), ("keptPicture", kept)], files: []).status == 303)
+        let casa = try test.read { try Row.fetchOne($0, sql: "SELECT id, picture FROM educatItem WHERE text = 'casa'")! }
+        #expect((casa["picture"] as String) == kept)
+        let game = try carla.get("/educat/conta-cops/game").text
+        #expect(game.components(separatedBy: #"data-word="casa""#).count == 2, "once: hers replaces the game's")
+        #expect(game.contains(#"data-word="casa" data-picture="/patients/\#(carlaId)/educat/items/\#(casa["id"] as Int64)/picture""#))
+        // Removed: the picture goes with it.
+        #expect(try ana.post("/patients/\(carlaId)/educat/items/\(id)/delete").status == 303)
+        #expect(try ana.get(url).status == 404)
+    }
+
     @Test func thePackIsTheChildsLanguageThenATutorsThenTheInterfaces() async throws {
         let test = try await TestApp()
         #expect(try inPatientMode(test).get("/educat/numbers/game").text.contains(#"id="educat" lang="ca""#), "the demo sets Carla's language")
@@ -223,7 +271,92 @@ import Testing
         let lie = try carla.post("/educat/results", result(hits: 5, errors: 3, key: "lying-game-01"))
         #expect(lie.status == 422)
         #expect(try resultCount(test) == 1)
-        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatRecord WHERE area = 'vowels'") } == 2)
+        #expect(try test.read { try Int.fetchOne($0, sql: "SELECT best FROM educatLevelRecord WHERE area = 'vowels' AND level = 1") } == 2)
+    }
+
+    /// Records per game and level (issue 46, 6): a record at one level is not the one to beat at another,
+    /// the game page offers the record of the level played, and the adults' page shows each game and level.
+    @Test func aRecordIsKeptPerGameAndLevel() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)
+        let carlaId = try test.id(of: "Carla Costa")
+        func challenge(hits: Int, level: Int, area: String = "numbers") -> [(String, String)] {
+            [("area", area), ("mode", "challenge"), ("hits", "\(hits)"), ("errors", "3"), ("duration", "60"),
+             ("lives", "3"), ("livesLeft", "0"), ("seconds", "9"), ("level", "\(level)")]
+        }
+        #expect(try carla.postGame(challenge(hits: 5, level: 1)).text == #"{"newRecord":"true","record":"5"}"#)
+        #expect(try carla.postGame(challenge(hits: 2, level: 2)).text == #"{"newRecord":"true","record":"2"}"#,
+                "level 2's first result is a record, whatever level 1's record")
+        #expect(try carla.postGame(challenge(hits: 4, level: 1)).text == #"{"newRecord":"false","record":"5"}"#)
+        #expect(try carla.postGame(challenge(hits: 3, level: 2)).text == #"{"newRecord":"true","record":"3"}"#)
+        #expect(try carla.postGame(challenge(hits: 1, level: 1, area: "vowels")).text == #"{"newRecord":"true","record":"1"}"#)
+        // Carla plays numbers at level 2 (the standard): her game and her Rècords show level 2's record.
+        #expect(try carla.get("/educat/numbers/challenge").text.contains(#"data-record="3""#))
+        #expect(try carla.get("/educat/records").text.contains(
+            #"<span class="educat-record-label">Números</span> <strong class="educat-record-value">3</strong>"#))
+        try test.write { try EduCATStore.setLevel(1, area: .numbers, patientId: carlaId, by: nil, at: Date(), $0) }
+        #expect(try carla.get("/educat/numbers/challenge").text.contains(#"data-record="5""#))
+        let page = try test.browser(loggedInAs: "ana").get("/patients/\(carlaId)/educat").text
+        #expect(page.contains("<td>Números</td><td>1 · Algarismos 0 a 5</td><td>5</td>"))
+        #expect(page.contains("<td>Números</td><td>2 · Algarismos 0 a 9</td><td>3</td>"))
+        #expect(page.contains("<td>Números</td><td>3 · "))
+        let levelCount: Int = EduCATArea.allCases.map { EduCATLevel.levels($0).count }.reduce(0, +)
+        let recordRows: Int = page.components(separatedBy: "<tr").count - 1
+        #expect(recordRows >= 1 + levelCount, "a row per game and level")
+        let kept: Int? = try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM educatLevelRecord WHERE patientId = ?", arguments: [carlaId]) }
+        #expect(kept == 3)
+    }
+
+    /// Records kept per area before levels move to the level of the result that set them, else the area's level.
+    @Test func theOldRecordsMoveToTheirLevel() throws {
+        let queue = try DatabaseQueue()
+        var migrator = Migrations.migrator
+        try migrator.migrate(queue, upTo: "2026-11 bodycomp: evaluation versions")
+        try queue.write { db in
+            for id in [1, 2] as [Int64] {
+                try db.execute(sql: "INSERT INTO user (id, username, displayName, role, createdAt, updatedAt) VALUES (?, ?, ?, 'patient', ?, ?)",
+                               arguments: [id, "child\(id)", "Child \(id)", Date(), Date()])
+                try db.execute(sql: "INSERT INTO patient (userId) VALUES (?)", arguments: [id])
+            }
+            try db.execute(sql: """
+                INSERT INTO educatResult (patientId, area, mode, hits, errors, durationSeconds, language, playedAt, gameKey, level)
+                VALUES (1, 'numbers', 'challenge', 4, 3, 60, 'ca', ?, 'old-game-0001', 3)
+                """, arguments: [Date()])
+            try db.execute(sql: "INSERT INTO educatRecord (patientId, area, best, updatedAt) VALUES (1, 'numbers', 4, ?), (1, 'vowels', 2, ?), (2, 'alphabet', 7, ?)",
+                           arguments: [Date(), Date(), Date()])
+            try db.execute(sql: "INSERT INTO educatLevel (patientId, area, level, updatedAt) VALUES (1, 'vowels', 3, ?)", arguments: [Date()])
+        }
+        migrator = Migrations.migrator
+        try migrator.migrate(queue)
+        let moved = try queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT patientId, area, level, best FROM educatLevelRecord ORDER BY patientId, area").map {
+                "\($0["patientId"] as Int64) \($0["area"] as String) \($0["level"] as Int) \($0["best"] as Int)"
+            }
+        }
+        #expect(moved == ["1 numbers 3 4", "1 vowels 3 2", "2 alphabet \(EduCATLevel.standard(.alphabet)) 7"])
+        #expect(try queue.read { try $0.tableExists("educatRecord") } == false)
+    }
+
+    /// Patient mode's header over a game speaks the game's language, not the tutor's (issue 46, 7); the
+    /// home and the boards keep the page's language, which is theirs.
+    @Test func theHeaderOverAGameSpeaksTheGamesLanguage() async throws {
+        let test = try await TestApp()
+        let carla = try inPatientMode(test)  // Bruno's interface is Portuguese; Carla's games are Catalan
+        let game = try carla.get("/educat/vowels/game").text
+        #expect(game.contains(#"class="inline-form modeling-switch" lang="ca""#))
+        #expect(game.contains(">Adult modelant</button>") && game.contains(">Sense ajuda</button>"))
+        #expect(game.contains(#"lang="ca">Surt del mode pacient</a>"#))
+        #expect(!game.contains("Adulto modelando") && !game.contains("Sair do modo paciente"))
+        let home = try carla.get("/patient").text
+        #expect(home.contains(">Adulto modelando</button>") && home.contains(#"lang="pt-BR">Sair do modo paciente</a>"#))
+        // Spanish games under the same Portuguese tutor: Spanish words.
+        var spanishPack = EduCATSettings.standard
+        spanishPack.language = "es"
+        let (carlaId, anaId) = (try test.id(of: "Carla Costa"), try test.id(of: "ana"))
+        try test.write { try EduCATStore.save(spanishPack, patientId: carlaId, by: anaId, at: Date(), $0) }
+        let spanish = try carla.get("/educat/numbers/challenge").text
+        #expect(spanish.contains(">Salir del modo paciente</a>") && spanish.contains(">Adulto modelando</button>")
+                && spanish.contains(">Sin ayuda</button>"))
     }
 
     @Test func theAgreementRule() {

@@ -170,7 +170,7 @@ import Testing
         }
         func stored() throws -> String {
             try world.test.read { db in
-                try ["educatResult", "educatRecord", "educatSettings"].map {
+                try ["educatResult", "educatLevelRecord", "educatSettings"].map {
                     try Row.fetchAll(db, sql: "SELECT * FROM \($0)").map(\.description).joined(separator: "\n")
                 }.joined(separator: "\n--\n")
             }

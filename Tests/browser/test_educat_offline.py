@@ -22,8 +22,8 @@ def results(data_dir, area):
         carla = "(SELECT id FROM user WHERE displayName = 'Carla Costa')"
         rows = database.execute(f"SELECT hits, errors, mode FROM educatResult WHERE area = ? AND patientId = {carla} ORDER BY id",
                                 (area,)).fetchall()
-        record = database.execute(f"SELECT best FROM educatRecord WHERE area = ? AND patientId = {carla}", (area,)).fetchone()
-        return rows, (record[0] if record else 0)
+        record = database.execute(f"SELECT max(best) FROM educatLevelRecord WHERE area = ? AND patientId = {carla}", (area,)).fetchone()
+        return rows, ((record[0] or 0) if record else 0)
     finally:
         database.close()
 

@@ -27,7 +27,7 @@ def results(data_dir, area, mode):
 
 def stored_record(data_dir, area):
     with database(data_dir) as db:
-        row = db.execute("SELECT max(best) FROM educatRecord WHERE area = ?", (area,)).fetchone()
+        row = db.execute("SELECT max(best) FROM educatLevelRecord WHERE area = ?", (area,)).fetchone()
         return row[0] or 0
 
 

@@ -171,6 +171,9 @@ def test_a_level_up_is_celebrated_seen_and_heard(demo_server, page, screen):
             assert banner.text.strip().endswith("HAS PUJAT DE NIVELL!!")
             WebDriverWait(page, 10).until(lambda p: played(p)[-1] == level_up_clip), "…and heard, after the fanfare"
             assert root.get_attribute("data-next-level") == "3"
+            # The banner pops in (educat-pop): shot once it has, not half-transparent.
+            WebDriverWait(page, 3).until(lambda p: p.execute_script(
+                "return arguments[0].getAnimations({subtree: true}).every((a) => a.playState === 'finished')", banner))
             page.save_screenshot(os.path.join(SCREENS, f"educat-level-up-{width}x{height}.png"))
             advance(page, 3000)
             WebDriverWait(page, 5).until(lambda p: not banner.is_displayed())

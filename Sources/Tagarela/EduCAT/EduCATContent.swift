@@ -22,6 +22,8 @@ struct EduCATPack: Decodable, Sendable {
         let pictogram: String
         /// As `Item.clip`: a clinician's word says this clip (perhaps their own recording).
         var clip: String? = nil
+        /// The URL of the teacher's own picture, shown instead of the pictogram.
+        var picture: String? = nil
 
         var syllableCount: Int { syllables.count }
         /// "CA - SA", as the seed shows it.

@@ -16,5 +16,8 @@ enum EduCATEndpoints {
     /// A new recorded voice for a word or letter the clinician added (or back to the generated one).
     static let replaceClip = Endpoint<Int64, Int64>(.post, "/patients/:id/educat/items/:item/clip",
                                                     .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// The teacher's own picture of a word: the patient, and the adults linked to them, only.
+    static let itemPicture = Endpoint<Int64, Int64>(.get, "/patients/:id/educat/items/:item/picture",
+                                                    .signedIn([.patient, .clinician, .tutor], clinicianSpecialty: .speech))
     static let saveSettings = Endpoint<Int64>(.post, "/patients/:id/educat/settings", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

@@ -2,14 +2,16 @@ import Foundation
 
 extension EduCATPack {
     /// The pack with a patient's added words (conta-cops) and letters (alphabet, from the lower-case
-    /// level on). A word the pack already has keeps the pack's.
-    func adding(_ items: [EduCATStore.AddedItem]) -> EduCATPack {
+    /// level on). A word the pack already has is the teacher's (she confirmed it: her picture and voice).
+    func adding(_ items: [EduCATStore.AddedItem], patientId: Int64) -> EduCATPack {
         var pack = self
-        let known = Set(words.map(\.word))
-        pack.words += items.filter { $0.area == EduCATArea.contaCops.rawValue && !known.contains($0.text) }.compactMap { item in
-            guard let syllables = item.syllables, let pictogram = item.pictogram else { return nil }
-            return Word(word: item.text, syllables: syllables.split(separator: "-").map(String.init), pictogram: pictogram, clip: item.clip)
+        let added: [Word] = items.filter { $0.area == EduCATArea.contaCops.rawValue }.compactMap { item in
+            guard let syllables = item.syllables, item.pictogram != nil || item.picture != nil else { return nil }
+            return Word(word: item.text, syllables: syllables.split(separator: "-").map(String.init), pictogram: item.pictogram ?? "",
+                        clip: item.clip, picture: item.picture.map { _ in EduCATEndpoints.itemPicture.path(patientId, item.id) })
         }
+        let replaced = Set(added.map(\.word))
+        pack.words = pack.words.filter { !replaced.contains($0.word) } + added
         let letters = Set(alphabet.map(\.symbol) + extraLetterItems.map(\.symbol))
         pack.addedLetterItems = items.filter { $0.area == EduCATArea.alphabet.rawValue && !letters.contains($0.text) }
             .map { Item(symbol: $0.text, spoken: $0.spoken, clip: $0.clip) }
@@ -75,7 +77,7 @@ enum EduCATSettingsForm {
 /// The form that adds a word (with its picture) to a patient's conta-cops set, or a letter to the
 /// alphabet; its clip is generated with the chosen pack's voice.
 enum EduCATItemForm {
-    static let fields = ["area", "text", "spoken", "syllables", "picture", "language"]
+    static let fields = ["area", "text", "spoken", "syllables", "picture", "language", "confirm", "keptPicture"]
     static let limits = ["text": TextLimit(characters: 40, label: "educat_field_item_text"),
                          "spoken": TextLimit.name("educat_field_item_spoken"),
                          "syllables": TextLimit(characters: 60, label: "educat_field_item_syllables"),
@@ -92,7 +94,8 @@ enum EduCATItemForm {
 
     enum Prepared: Sendable {
         case refused(FormState)
-        case ready(Item, clip: String)
+        /// `picture`: the teacher's own picture, stored (`MediaStore.storeEduCATPicture`), for a word.
+        case ready(Item, clip: String, picture: String?)
     }
 
     /// A conta-cops word splits into syllables with "-" ("ca-sa"); they must spell the word.
@@ -103,7 +106,8 @@ enum EduCATItemForm {
         return parts
     }
 
-    static func read(_ form: inout FormState, pictograms: PictogramLibrary, t: Translator) -> Item? {
+    /// `ownPicture`: the teacher gave her own picture, so no pictogram is looked for.
+    static func read(_ form: inout FormState, pictograms: PictogramLibrary, ownPicture: Bool = false, t: Translator) -> Item? {
         let area = EduCATArea(rawValue: form["area"]).flatMap { $0 == .contaCops || $0 == .alphabet ? $0 : nil }
         if area == nil { form.fail("area", t["error_choose_option"]) }
         let language = EduCATContent.languages.contains(form["language"]) ? form["language"] : nil
@@ -117,9 +121,12 @@ enum EduCATItemForm {
             if parts == nil { form.fail("syllables", t["educat_error_syllables"]) }
             let picture = form["picture"].trimmingCharacters(in: .whitespaces)
             let locale = language.flatMap(AppLocale.init(rawValue:)) ?? .fallback
-            let entry = pictograms.entry(picture.uppercased()) ?? pictograms.search(picture.isEmpty ? text : picture, locale: locale, limit: 1).first
-            if entry == nil { form.fail("picture", t["educat_error_picture"]) }
-            if let parts, let entry { word = EduCATPack.Word(word: text, syllables: parts, pictogram: entry.hexcode) }
+            let entry = ownPicture ? nil
+                : pictograms.entry(picture.uppercased()) ?? pictograms.search(picture.isEmpty ? text : picture, locale: locale, limit: 1).first
+            if entry == nil, !ownPicture { form.fail("picture", t["educat_error_picture"]) }
+            if let parts, entry != nil || ownPicture {
+                word = EduCATPack.Word(word: text, syllables: parts, pictogram: entry?.hexcode ?? "")
+            }
         }
         guard !form.hasErrors, let area, let language, let text else { return nil }
         return Item(area: area, text: text, spoken: area == .contaCops || spokenTyped.isEmpty ? text : spokenTyped, language: language, word: word)

@@ -69,6 +69,8 @@ struct EduCATItemView: PageModel {
     let quantity: Int?
     let hasQuantity: Bool
     let dots: String
+    /// 0 to count: an empty ring (docs/decisions.md), not an empty tile that looks broken.
+    let isZero: Bool
 
     init(_ item: EduCATPack.Item, pack: EduCATPack, area: EduCATArea) {
         symbol = item.symbol
@@ -77,6 +79,7 @@ struct EduCATItemView: PageModel {
         quantity = area == .numbers ? Int(item.symbol) : nil
         hasQuantity = quantity != nil
         dots = String(repeating: "●", count: quantity ?? 0)
+        isZero = quantity == 0
     }
 }
 
@@ -92,7 +95,7 @@ struct EduCATWordView: PageModel {
 
     init(_ word: EduCATPack.Word, pack: EduCATPack) {
         self.word = word.word
-        pictureURL = PlanEndpoints.pictogram.path("\(word.pictogram).svg")
+        pictureURL = word.picture ?? PlanEndpoints.pictogram.path("\(word.pictogram).svg")
         syllablesText = word.syllablesText
         count = word.syllableCount
         clip = pack.clipURL(word.word, stored: word.clip)
@@ -199,9 +202,13 @@ struct EduCATGamePage: PageModel {
 /// The tutor's and clinician's view of a patient's eduCAT: records, levels, what the answers say
 /// (mix-ups, missed word lengths), % right and time per answer by day, the recent answers and every game.
 struct EduCATResultsPage: PageModel {
+    /// One game at one level: records are kept per game and level.
     struct Record: PageModel {
-        let label: String
+        let game: String
+        let level: String
         let value: Int
+        /// The level the child plays now.
+        let isCurrent: Bool
     }
 
     struct Level: PageModel {
@@ -265,7 +272,13 @@ struct EduCATResultsPage: PageModel {
         patientName = data.patientName
         patientURL = PeopleEndpoints.showPatient.path(data.patientId)
         settingsURL = isClinician ? EduCATEndpoints.settings.path(data.patientId) : nil
-        records = EduCATArea.allCases.map { Record(label: t["educat_area_\($0.labelKey)"], value: data.records[$0] ?? 0) }
+        records = EduCATArea.allCases.flatMap { area in
+            EduCATLevel.levels(area).map { level in
+                Record(game: t["educat_area_\(area.labelKey)"], level: "\(level.number) · " + t["educat_level_\(level.key)"],
+                       value: data.records[EduCATRecordKey(area: area, level: level.number)] ?? 0,
+                       isCurrent: level.number == EduCATLevel.of(area, number: data.levels[area] ?? 1).number)
+            }
+        }
         levels = EduCATArea.allCases.map { area in
             let level = EduCATLevel.of(area, number: data.levels[area] ?? 1)
             return Level(area: t["educat_area_\(area.labelKey)"], label: "\(level.number) · " + t["educat_level_\(level.key)"])
@@ -409,7 +422,8 @@ struct EduCATSettingsPage: PageModel {
         added = data.added.map { item in
             AddedRow(id: item.id, area: EduCATArea(rawValue: item.area).map { t["educat_area_\($0.labelKey)"] } ?? item.area, text: item.text,
                      detail: item.syllables.map { $0.uppercased().replacingOccurrences(of: "-", with: " - ") } ?? item.spoken,
-                     pictureURL: item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
+                     pictureURL: item.picture != nil ? EduCATEndpoints.itemPicture.path(data.patientId, item.id)
+                        : item.pictogram.map { PlanEndpoints.pictogram.path("\($0).svg") },
                      language: t["educat_language_\(item.language)"], lang: item.language,
                      removeURL: EduCATEndpoints.removeItem.path(data.patientId, item.id),
                      clipURL: PlanEndpoints.audio.path(item.clip), isRecorded: EduCATClips.isRecording(item.clip),
@@ -420,3 +434,10 @@ struct EduCATSettingsPage: PageModel {
         }
     }
 }
+
+// The child's screens: patient mode's header speaks the pack's language there (issue 46, 7).
+extension EduCATMenuPage: ChildScreen { var childLanguage: String { bar.lang } }
+extension EduCATRecordsPage: ChildScreen { var childLanguage: String { bar.lang } }
+extension EduCATInformationPage: ChildScreen { var childLanguage: String { bar.lang } }
+extension EduCATLessonPage: ChildScreen { var childLanguage: String { bar.lang } }
+extension EduCATGamePage: ChildScreen { var childLanguage: String { bar.lang } }

@@ -8,11 +8,17 @@ enum EduCATQueries {
     struct Player: Sendable {
         let settings: EduCATSettings
         let language: String
-        let records: [EduCATArea: Int]
+        let records: [EduCATRecordKey: Int]
         let levels: [EduCATArea: Int]
         let added: [EduCATStore.AddedItem]
         /// The patient's access method (scanning, hold, dwell), the same as on the boards.
         let access: AccessView
+
+        /// The area's level now (see `EduCATLevel.of`).
+        func level(_ area: EduCATArea) -> EduCATLevel { EduCATLevel.of(area, number: levels[area] ?? 1) }
+
+        /// The record to beat in the area: the one of the level the child plays now.
+        func record(_ area: EduCATArea) -> Int { records[EduCATRecordKey(area: area, level: level(area).number)] ?? 0 }
     }
 
     static func player(patientId: Int64, interface: String, _ db: Database) throws -> Player {
@@ -38,7 +44,7 @@ enum EduCATQueries {
     struct Results: Sendable {
         let patientId: Int64
         let patientName: String
-        let records: [EduCATArea: Int]
+        let records: [EduCATRecordKey: Int]
         let results: [EduCATStore.ResultRow]
         let answers: [EduCATStore.AnswerRow]
         let levels: [EduCATArea: Int]

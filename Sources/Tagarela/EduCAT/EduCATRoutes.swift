@@ -19,6 +19,7 @@ enum EduCATRoutes {
         router.write(EduCATEndpoints.postAnswers, postAnswers)
         router.write(EduCATEndpoints.addItem, preparing: .media, makeClips, addItem)
         router.write(EduCATEndpoints.removeItem, removeItem)
+        router.read(EduCATEndpoints.itemPicture, itemPicture)
         EduCATClipRoutes.add(to: &router)
     }
 
@@ -28,7 +29,7 @@ enum EduCATRoutes {
         let actor = try context.requireActor()
         let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
         let player = try EduCATQueries.player(patientId: actor.userId, interface: context.locale.rawValue, db)
-        return (content.pack(player.language).adding(player.added), player)
+        return (content.pack(player.language).adding(player.added, patientId: actor.userId), player)
     }
 
     /// A posted form's fields, the first value of each name.
@@ -62,7 +63,7 @@ enum EduCATRoutes {
             return .page("educat/records", title: "educat_title", EduCATRecordsPage(
                 bar: EduCATBar(pack, title: pack.label("records"), back: home, help: .records, t),
                 records: [EduCATArea.numbers, .alphabet, .vowels, .contaCops].map {
-                    EduCATRecordsPage.Record(area: $0.rawValue, label: pack.label($0.labelKey), value: player.records[$0] ?? 0)
+                    EduCATRecordsPage.Record(area: $0.rawValue, label: pack.label($0.labelKey), value: player.record($0))
                 }, play: play))
         case "information":
             return .page("educat/information", title: "educat_title", EduCATInformationPage(
@@ -101,7 +102,7 @@ enum EduCATRoutes {
             let title = pack.label(area.labelKey) + " · " + pack.label(mode == .normal ? "game" : "challenge")
             return .page("educat/game", title: "educat_title", EduCATGamePage(
                 area: area, mode: mode, pack: pack, level: EduCATLevel.of(area, number: player.levels[area] ?? 1),
-                settings: player.settings, record: player.records[area] ?? 0,
+                settings: player.settings, record: player.record(area),
                 bar: EduCATBar(pack, title: title, back: back, help: help, context.t),
                 play: EduCATPlayView(pack: pack, access: player.access)))
         default:
@@ -206,40 +207,64 @@ enum EduCATRoutes {
     /// The clips of a word or letter the clinician adds, made with the chosen pack's voice before the
     /// write (the form is checked again in the write, where the patient is known). A recorded voice sent
     /// with it is normalised by ffmpeg (`SpeechAudio.normalise`) and plays instead of the generated one;
-    /// the generated clip is made all the same, so the clinician can go back to it.
+    /// the generated clip is made all the same, so the clinician can go back to it. A word's own picture
+    /// is checked and converted as a symbol's (`MediaStore`); one kept from a warning is taken back.
     @Sendable static func makeClips(_ context: RequestContext, _ patientId: Int64) throws -> Step<EduCATItemForm.Prepared> {
         let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
         var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
         let upload = context.request.file(named: "audio").flatMap { $0.size > 0 ? $0 : nil }
-        guard let item = EduCATItemForm.read(&form, pictograms: context.pictograms, t: context.t) else {
+        let image = context.request.file(named: "image").flatMap { $0.size > 0 ? $0 : nil }
+        let kept = MediaStore.isEduCATPicture(form["keptPicture"])
+            && FileManager.default.fileExists(atPath: context.configuration.mediaDirectory + "/" + form["keptPicture"])
+        var picture: String?
+        if let image {
+            do { picture = try context.media.storeEduCATPicture(image) } catch {
+                form.fail("image", (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format))
+            }
+        } else if kept {
+            picture = form["keptPicture"]
+        }
+        let wordPicture = form["area"] == EduCATArea.contaCops.rawValue ? picture : nil
+        guard let item = EduCATItemForm.read(&form, pictograms: context.pictograms, ownPicture: wordPicture != nil, t: context.t),
+              !form.hasErrors else {
             // A file input cannot be filled in again: say so rather than lose the recording silently.
             if upload != nil { form.fail("audio", context.t["ep_error_audio_again"]) }
+            if image != nil, let picture { context.media.remove(picture) }
             return .next(.refused(form))
         }
         let pack = content.pack(item.language)
+        func refused(_ field: String, _ message: String) -> Step<EduCATItemForm.Prepared> {
+            form.fail(field, message)
+            if image != nil, let picture { context.media.remove(picture) }
+            return .next(.refused(form))
+        }
         let generated: String
         do {
             generated = try context.speech.clip(text: item.spoken, voice: pack.voice)
             if let word = item.word { _ = try context.speech.clip(text: word.syllabifiedReading, voice: pack.voice) }
         } catch {
-            form.fail("text", context.t["educat_error_clip"])
-            return .next(.refused(form))
+            return refused("text", context.t["educat_error_clip"])
         }
-        guard let upload else { return .next(.ready(item, clip: generated)) }
+        guard let upload else { return .next(.ready(item, clip: generated, picture: wordPicture)) }
         do {
-            return .next(.ready(item, clip: try context.speech.normalise(recordingAt: upload.temporaryPath)))
+            return .next(.ready(item, clip: try context.speech.normalise(recordingAt: upload.temporaryPath), picture: wordPicture))
         } catch {
-            form.fail("audio", context.t["ep_error_audio"])
-            return .next(.refused(form))
+            return refused("audio", context.t["ep_error_audio"])
         }
     }
 
+    /// Adds the word or letter. A word the game already has (the pack's, or one added before) is
+    /// not added until the teacher confirms: the form comes back as typed, her picture kept, with the
+    /// warning and a box to tick; confirmed, hers replaces it for this child.
     @Sendable static func addItem(_ context: RequestContext, _ db: Database, _ prepared: EduCATItemForm.Prepared,
                                   _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let patient: Patient
         do { patient = try PatientScope.find(patientId, visibleTo: actor, db) } catch {
-            if case .ready(_, let clip) = prepared { EduCATClips.discard(clip, context.speech) }
+            if case .ready(_, let clip, let picture) = prepared {
+                EduCATClips.discard(clip, context.speech)
+                context.media.remove(picture)
+            }
             throw error
         }
         func refuse(_ form: FormState) throws -> Reply {
@@ -248,13 +273,32 @@ enum EduCATRoutes {
         }
         switch prepared {
         case .refused(let form): return try refuse(form)
-        case .ready(let item, let clip):
+        case .ready(let item, let clip, let picture):
+            var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
+            let existing = try EduCATStore.addedItem(area: item.area.rawValue, text: item.text, patientId: patient.userId, db)
+            let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
+            let inPack = item.area == .contaCops && content.pack(item.language).words.contains { $0.word == item.text }
+            if item.area == .contaCops, existing != nil || inPack, form["confirm"] != "1" {
+                EduCATClips.discard(clip, context.speech)
+                form.values["keptPicture"] = picture ?? ""
+                form.values["confirm"] = ""
+                form.fail("confirm", context.t("educat_warning_word_exists", ["word": item.text]))
+                if context.request.file(named: "audio").map({ $0.size > 0 }) == true { form.fail("audio", context.t["ep_error_audio_again"]) }
+                return try refuse(form)
+            }
             let added = EduCATStore.AddedItem(id: 0, area: item.area.rawValue, text: item.text, spoken: item.spoken,
                                               syllables: item.word.map { $0.syllables.joined(separator: "-") },
-                                              pictogram: item.word?.pictogram, clip: clip, language: item.language)
+                                              pictogram: item.word.flatMap { $0.pictogram.isEmpty ? nil : $0.pictogram }, clip: clip,
+                                              language: item.language, picture: picture)
+            if item.area == .contaCops, let existing {
+                // Confirmed: hers replaces the word added before.
+                _ = try EduCATStore.removeItem(existing.id, patientId: patient.userId, audit: context.audit, db)
+                if existing.clip != clip { EduCATClips.discard(existing.clip, context.speech) }
+                if existing.picture != picture { context.media.remove(existing.picture) }
+            }
             guard try EduCATStore.add(added, patientId: patient.userId, by: actor.userId, at: context.now, audit: context.audit, db) else {
                 EduCATClips.discard(clip, context.speech)
-                var form = FormState(context.request.form, fields: EduCATItemForm.fields, limits: EduCATItemForm.limits)
+                context.media.remove(picture)
                 form.fail("text", context.t["educat_error_item_twice"])
                 return try refuse(form)
             }
@@ -262,12 +306,27 @@ enum EduCATRoutes {
         }
     }
 
+    /// The teacher's own picture of a word: to the child it belongs to, and the adults linked to them.
+    @Sendable static func itemPicture(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ itemId: Int64) throws -> Reply {
+        let actor = try context.requireActor()
+        if actor.role == .patient {
+            guard actor.userId == patientId else { throw AppError.notFound }
+        } else {
+            _ = try PatientScope.find(patientId, visibleTo: actor, db)
+        }
+        guard let picture = try EduCATStore.picture(ofItem: itemId, patientId: patientId, db), MediaStore.isEduCATPicture(picture),
+              let response = context.media.response(for: picture, request: context.request) else { throw AppError.notFound }
+        return Reply(response)
+    }
+
     @Sendable static func removeItem(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ itemId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
         let clip = try EduCATStore.clip(ofItem: itemId, patientId: patient.userId, db)
+        let picture = try EduCATStore.picture(ofItem: itemId, patientId: patient.userId, db)
         guard try EduCATStore.removeItem(itemId, patientId: patient.userId, audit: context.audit, db) else { throw AppError.notFound }
         if let clip { EduCATClips.discard(clip, context.speech) }
+        context.media.remove(picture)
         return .redirect(to: EduCATEndpoints.settings.path(patient.userId), flash: "educat_item_removed")
     }
 }

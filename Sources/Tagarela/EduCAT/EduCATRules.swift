@@ -92,6 +92,13 @@ struct EduCATChallenge: Sendable, Equatable {
     }
 }
 
+/// Where a record is kept: one per game (area) and level, so a record set on digits 0–9 is not the
+/// one to beat on dots. Only challenges set records, so the mode needs no place in it.
+struct EduCATRecordKey: Hashable, Sendable {
+    let area: EduCATArea
+    let level: Int
+}
+
 enum EduCATRecords {
     /// A record is beaten only by strictly more hits; a tie does not count.
     static func beats(_ hits: Int, _ record: Int) -> Bool { hits > record }

@@ -102,4 +102,37 @@ enum EduCATSchema {
             t.uniqueKey(["patientId", "area", "text"])
         }
     }
+
+    /// Records per game and level (issue 46, 6): the record set on digits 0–9 is no longer the one to
+    /// beat on dots. A record kept per area moves to the level of the result that set it (its latest
+    /// challenge with that many hits), else to the area's level today, else to its standard level.
+    /// Shipped 2026-11. Never edit.
+    static func v3RecordsPerLevel(_ db: Database) throws {
+        let areas = EduCATArea.allCases.map { "'\($0.rawValue)'" }.joined(separator: ",")
+        try db.create(table: "educatLevelRecord") { t in
+            t.column("patientId", .integer).notNull().references("patient", column: "userId", onDelete: .cascade)
+            t.column("area", .text).notNull().check(sql: "area IN (\(areas))")
+            t.column("level", .integer).notNull().check(sql: "level >= 1")
+            t.column("best", .integer).notNull().check(sql: "best >= 0")
+            t.column("updatedAt", .datetime).notNull()
+            t.primaryKey(["patientId", "area", "level"])
+        }
+        let standard = EduCATArea.allCases.map { "WHEN '\($0.rawValue)' THEN \(EduCATLevel.standard($0))" }.joined(separator: " ")
+        try db.execute(sql: """
+            INSERT INTO educatLevelRecord (patientId, area, level, best, updatedAt)
+            SELECT r.patientId, r.area, coalesce(
+                (SELECT level FROM educatResult s WHERE s.patientId = r.patientId AND s.area = r.area AND s.mode = 'challenge'
+                 AND s.hits = r.best AND s.level IS NOT NULL ORDER BY s.id DESC LIMIT 1),
+                (SELECT level FROM educatLevel l WHERE l.patientId = r.patientId AND l.area = r.area),
+                CASE r.area \(standard) END), r.best, r.updatedAt
+            FROM educatRecord r
+            """)
+        try db.drop(table: "educatRecord")
+    }
+
+    /// The teacher's own picture for a word she adds (issue 46, 8): a file under the media directory's
+    /// `educat/`, served only to the patient and the adults linked to them. Shipped 2026-11. Never edit.
+    static func v4OwnPictures(_ db: Database) throws {
+        try db.alter(table: "educatItem") { t in t.add(column: "picture", .text) }
+    }
 }

@@ -81,21 +81,25 @@ enum EduCATStore {
         return next
     }
 
-    /// The four records, 0 for an area never played.
-    static func records(patientId: Int64, _ db: Database) throws -> [EduCATArea: Int] {
-        var records = Dictionary(uniqueKeysWithValues: EduCATArea.allCases.map { ($0, 0) })
-        for row in try Row.fetchAll(db, sql: "SELECT area, best FROM educatRecord WHERE patientId = ?", arguments: [patientId]) {
-            if let area = EduCATArea(rawValue: row["area"]) { records[area] = row["best"] }
+    /// The records kept, per game and level (a level never played has none: its record is 0).
+    static func records(patientId: Int64, _ db: Database) throws -> [EduCATRecordKey: Int] {
+        var records: [EduCATRecordKey: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT area, level, best FROM educatLevelRecord WHERE patientId = ?",
+                                    arguments: [patientId]) {
+            if let area = EduCATArea(rawValue: row["area"]) { records[EduCATRecordKey(area: area, level: row["level"])] = row["best"] }
         }
         return records
     }
 
-    /// Stores a result and, for a challenge played to its end that beat the record, the new record;
-    /// one transaction. A game key already stored is not stored again (a replayed POST).
-    /// Returns the record after it and whether this game set it.
+    /// Stores a result and, for a challenge played to its end that beat the record of its game and
+    /// level, the new record; one transaction. `level` is the level the game was played at (nil from
+    /// a page that did not say: the area's level now). A game key already stored is not stored again
+    /// (a replayed POST). Returns the record of that game and level after it and whether this game set it.
     static func store(_ result: EduCATResult, gameKey: String? = nil, level: Int? = nil, patientId: Int64, language: String,
                       assistedBy: Int64?, at now: Date, _ db: Database) throws -> (record: Int, isNew: Bool) {
-        let current = try records(patientId: patientId, db)[result.area] ?? 0
+        let playedAt = EduCATLevel.of(result.area, number: try level ?? levels(patientId: patientId, db)[result.area] ?? 1).number
+        let key = EduCATRecordKey(area: result.area, level: playedAt)
+        let current = try records(patientId: patientId, db)[key] ?? 0
         if let gameKey, try Bool.fetchOne(db, sql: "SELECT 1 FROM educatResult WHERE patientId = ? AND gameKey = ?",
                                           arguments: [patientId, gameKey]) == true {
             return (current, false)
@@ -105,12 +109,12 @@ enum EduCATStore {
               secondsPerQuestion, language, assistedBy, playedAt, gameKey, level) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [patientId, result.area.rawValue, result.mode.rawValue, result.hits, result.errors,
                              result.durationSeconds, result.livesAtStart, result.livesLeft, result.secondsPerQuestion,
-                             language, assistedBy, now, gameKey, level])
+                             language, assistedBy, now, gameKey, playedAt])
         guard EduCATPlausibility.maySetRecord(result), EduCATRecords.beats(result.hits, current) else { return (current, false) }
         try db.execute(sql: """
-            INSERT INTO educatRecord (patientId, area, best, updatedAt) VALUES (?, ?, ?, ?)
-            ON CONFLICT(patientId, area) DO UPDATE SET best = excluded.best, updatedAt = excluded.updatedAt
-            """, arguments: [patientId, result.area.rawValue, result.hits, now])
+            INSERT INTO educatLevelRecord (patientId, area, level, best, updatedAt) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT(patientId, area, level) DO UPDATE SET best = excluded.best, updatedAt = excluded.updatedAt
+            """, arguments: [patientId, result.area.rawValue, playedAt, result.hits, now])
         return (result.hits, true)
     }
 
@@ -170,12 +174,28 @@ enum EduCATStore {
         let pictogram: String?
         let clip: String
         let language: String
+        /// The teacher's own picture, a path under the media directory (`MediaStore.storeEduCATPicture`).
+        var picture: String? = nil
     }
 
     static func addedItems(patientId: Int64, _ db: Database) throws -> [AddedItem] {
         try AddedItem.fetchAll(db, sql: """
-            SELECT id, area, text, spoken, syllables, pictogram, clip, language FROM educatItem WHERE patientId = ? ORDER BY area, text
+            SELECT id, area, text, spoken, syllables, pictogram, clip, language, picture FROM educatItem WHERE patientId = ?
+            ORDER BY area, text
             """, arguments: [patientId])
+    }
+
+    /// The patient's item of `area` written `text`, if any.
+    static func addedItem(area: String, text: String, patientId: Int64, _ db: Database) throws -> AddedItem? {
+        try AddedItem.fetchOne(db, sql: """
+            SELECT id, area, text, spoken, syllables, pictogram, clip, language, picture FROM educatItem
+            WHERE patientId = ? AND area = ? AND text = ?
+            """, arguments: [patientId, area, text])
+    }
+
+    /// The stored name of an item's own picture, if the patient has that item and it has one.
+    static func picture(ofItem id: Int64, patientId: Int64, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT picture FROM educatItem WHERE id = ? AND patientId = ?", arguments: [id, patientId])
     }
 
     /// False when the patient's set already has it.
@@ -183,9 +203,10 @@ enum EduCATStore {
         guard try Bool.fetchOne(db, sql: "SELECT 1 FROM educatItem WHERE patientId = ? AND area = ? AND text = ?",
                                 arguments: [patientId, item.area, item.text]) != true else { return false }
         try db.execute(sql: """
-            INSERT INTO educatItem (patientId, area, text, spoken, syllables, pictogram, clip, language, createdBy, createdAt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [patientId, item.area, item.text, item.spoken, item.syllables, item.pictogram, item.clip, item.language, userId, now])
+            INSERT INTO educatItem (patientId, area, text, spoken, syllables, pictogram, clip, language, createdBy, createdAt, picture)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [patientId, item.area, item.text, item.spoken, item.syllables, item.pictogram, item.clip, item.language, userId, now,
+                             item.picture])
         try audit.record(.create, "educatItem", db.lastInsertedRowID, "\(item.area): \(item.text)", db)
         return true
     }

@@ -371,8 +371,12 @@ public final class App: Responder {
         let flashKey = context?.request.cookies[Self.flashCookie].flatMap { key in
             key.allSatisfy({ $0.isLetter || $0 == "_" }) ? key : nil
         }
-        let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: title,
-                               chrome: context.map { PageChrome($0, flash: flashKey.map { translator[$0] }) } ?? PageChrome())
+        var chrome = context.map { PageChrome($0, flash: flashKey.map { translator[$0] }) } ?? PageChrome()
+        if chrome.isPatientMode {
+            chrome.patientWords = PatientModeWords(catalogues.translator(
+                for: PatientModeWords.locale(of: model, page: locale)))
+        }
+        let page = PageContext(model: model, translator: translator, assets: assets, pageTitle: title, chrome: chrome)
         var response = Response.html(templates.render(template, page, in: locale), status: status)
         // Pages carry health data: never kept by a shared cache or the browser's history cache.
         response.headers["Cache-Control"] = "no-store"

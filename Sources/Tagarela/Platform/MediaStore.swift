@@ -59,6 +59,21 @@ struct MediaStore: Sendable {
         try storeImage(atPath: path, folder: "images", fileExtension: "png", maxSide: 400)
     }
 
+    /// A picture a teacher gives a word of a child's game: checked and converted as a symbol's, kept
+    /// apart from `images/` (which any signed-in user may fetch) because only that child's adults may see it.
+    func storeEduCATPicture(_ upload: UploadedFile) throws -> String {
+        try storeImage(upload, folder: Self.educatFolder, fileExtension: "png", maxSide: 400)
+    }
+
+    static let educatFolder = "educat"
+
+    /// Whether `relative` is a name `storeEduCATPicture` could have given. Pure.
+    static func isEduCATPicture(_ relative: String) -> Bool {
+        let parts = relative.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0] == educatFolder, parts[1].hasSuffix(".png") else { return false }
+        return UUID(uuidString: String(parts[1].dropLast(4))) != nil
+    }
+
     private func storeImage(_ upload: UploadedFile, folder: String, fileExtension: String, maxSide: Int) throws -> String {
         try storeImage(atPath: upload.temporaryPath, folder: folder, fileExtension: fileExtension, maxSide: maxSide)
     }

@@ -41,6 +41,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         migrator.registerMigration("2026-11 privacy: erasure requests", migrate: Erasures.v1)
         migrator.registerMigration("2026-11 privacy: media looked up by file", migrate: MediaAccess.v1Indexes)
+        migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
+        migrator.registerMigration("2026-11 EduCAT: the teacher's own pictures", migrate: EduCATSchema.v4OwnPictures)
         return migrator
     }
 }

@@ -219,6 +219,46 @@ private func unwrapOptional(_ value: Any) -> Any? {
     return mirror.children.first.map { unwrapOptional($0.value) } ?? nil
 }
 
+/// A page the child looks at in patient mode whose content is in a language of its own (an eduCAT
+/// pack's Catalan under a Portuguese interface): patient mode's header speaks it too. Other pages
+/// (the home, the boards) are in the page's language, header included.
+protocol ChildScreen {
+    var childLanguage: String { get }
+}
+
+/// Patient mode's header words in the child's language, with that language for the header's `lang`.
+struct PatientModeWords: Sendable, MustacheParent {
+    let lang: String
+    let modeling: String
+    let modelingOn: String
+    let alone: String
+    let exit: String
+
+    init(_ t: Translator) {
+        lang = t.locale.rawValue
+        modeling = t["modeling_switch"]
+        modelingOn = t["modeling_switch_on"]
+        alone = t["alone_switch"]
+        exit = t["patient_mode_exit"]
+    }
+
+    /// The language of the screen showing `model`: its own (`ChildScreen`), else the page's.
+    static func locale(of model: Any, page: AppLocale) -> AppLocale {
+        (model as? ChildScreen).flatMap { AppLocale(rawValue: $0.childLanguage) } ?? page
+    }
+
+    func child(named name: String) -> Any? {
+        switch name {
+        case "lang": MustacheText(lang)
+        case "modeling": MustacheText(modeling)
+        case "modelingOn": MustacheText(modelingOn)
+        case "alone": MustacheText(alone)
+        case "exit": MustacheText(exit)
+        default: nil
+        }
+    }
+}
+
 /// The parts of the layout that depend on who is looking: navigation, flash, the CSRF token.
 struct PageChrome: Sendable, MustacheParent {
     func child(named name: String) -> Any? {
@@ -230,6 +270,7 @@ struct PageChrome: Sendable, MustacheParent {
         case "isModeling": isModeling
         case "modelingSwitch": modelingSwitch
         case "aloneSwitch": aloneSwitch
+        case "patientWords": patientWords
         case "flash": flash.map(MustacheText.init)
         case "keepsBoardsOffline": keepsBoardsOffline
         case "forgetsOfflineBoards": forgetsOfflineBoards
@@ -270,6 +311,8 @@ struct PageChrome: Sendable, MustacheParent {
     var modelingSwitch: PatientModeSwitch?
     /// In patient mode: whether the child taps alone (no helper on the taps).
     var aloneSwitch: PatientModeSwitch?
+    /// In patient mode: the header's words in the language of the screen (`ChildScreen`), not always the adult's.
+    var patientWords: PatientModeWords?
     var flash: String?
     /// A patient's page (or patient mode): the service worker keeps this patient's boards for offline use.
     var keepsBoardsOffline = false

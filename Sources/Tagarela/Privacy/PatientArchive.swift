@@ -84,7 +84,7 @@ enum PatientArchive {
                    promotion, updatedAt FROM educatSettings WHERE patientId = ?1
             UNION ALL SELECT 'level', area, level, NULL, NULL, NULL, NULL, NULL, NULL, NULL, updatedAt FROM educatLevel WHERE patientId = ?1
             """),
-        ArchiveSection(name: "games", tables: ["educatResult", "educatRecord"], sql: """
+        ArchiveSection(name: "games", tables: ["educatResult", "educatLevelRecord"], sql: """
             SELECT playedAt, area, mode, level, hits, errors, durationSeconds, livesAtStart, livesLeft, secondsPerQuestion, language
             FROM educatResult WHERE patientId = ?1 ORDER BY playedAt
             """),
@@ -93,7 +93,8 @@ enum PatientArchive {
             FROM educatAnswer WHERE patientId = ?1 ORDER BY answeredAt, sequence
             """),
         ArchiveSection(name: "game_words", tables: ["educatItem"], sql: """
-            SELECT area, text, spoken, syllables, pictogram, clip AS sound, language, createdAt FROM educatItem WHERE patientId = ?1 ORDER BY id
+            SELECT area, text, spoken, syllables, pictogram, picture, clip AS sound, language, createdAt FROM educatItem
+            WHERE patientId = ?1 ORDER BY id
             """),
         ArchiveSection(name: "meals", tables: ["meal"], sql: """
             SELECT m.id AS meal, m.date, m.time, m.type, m.customName, m.status, m.answeredAt, m.reason, m.eatenInstead, m.hunger,
@@ -216,7 +217,7 @@ enum PatientArchive {
     }
 
     /// The patient's own pictures and recordings: the photo, meal photos, their own symbols' pictures and
-    /// recorded or uploaded sounds, and recorded game words. Generated speech is left out (made from the text).
+    /// recorded or uploaded sounds, and the game words' recordings and pictures. Generated speech is left out (made from the text).
     static func mediaFiles(patientId: Int64, _ db: Database) throws -> [MediaFile] {
         var files: [MediaFile] = []
         if let photo = try String.fetchOne(db, sql: "SELECT photoPath FROM patient WHERE userId = ?", arguments: [patientId]) {
@@ -235,11 +236,15 @@ enum PatientArchive {
             if let image: String = row["imagePath"] { files.append(MediaFile(name: base + suffix(image), location: .media, relativePath: image)) }
             if let sound: String = row["sound"] { files.append(MediaFile(name: base + suffix(sound), location: .audio, relativePath: sound)) }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT id, text, clip FROM educatItem WHERE patientId = ? AND clip LIKE 'rec-%'",
-                                    arguments: [patientId]) {
-            let clip: String = row["clip"]
-            files.append(MediaFile(name: "media/game-words/\(row["id"] as Int64)-\(fileSafe(row["text"]))" + suffix(clip),
-                                   location: .audio, relativePath: clip))
+        for row in try Row.fetchAll(db, sql: """
+            SELECT id, text, CASE WHEN clip LIKE 'rec-%' THEN clip END AS clip, picture FROM educatItem
+            WHERE patientId = ? AND (clip LIKE 'rec-%' OR picture IS NOT NULL)
+            """, arguments: [patientId]) {
+            let base = "media/game-words/\(row["id"] as Int64)-\(fileSafe(row["text"]))"
+            if let clip: String = row["clip"] { files.append(MediaFile(name: base + suffix(clip), location: .audio, relativePath: clip)) }
+            if let picture: String = row["picture"] {
+                files.append(MediaFile(name: base + suffix(picture), location: .media, relativePath: picture))
+            }
         }
         return files
     }
