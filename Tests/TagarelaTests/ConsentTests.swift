@@ -22,11 +22,14 @@ import Testing
         #expect(link.status == 303)
         #expect(try test.read { try CareLink.tutor.exists(beatriz, carla, $0) } == false)
         #expect(!(try nadia.get("/patients/\(carla)").text.contains("Beatriz Alves")), "nothing shows before she accepts")
-        // The same with a name typed (the new-tutor form): the username is simply not free.
+        // The same with a name typed (the new-tutor form): a new person under another username, and nothing says so.
         let create = try nadia.post("/patients/\(carla)/tutors", [("intent", "create"), ("tutorUsername", "beatriz"),
                                                                     ("tutorName", "Beatriz Falsa")])
-        #expect(create.status == 422)
+        #expect(create.status == 200)
+        #expect(!create.text.contains("beatriz-"))
         #expect(try test.read { try CareLink.tutor.exists(beatriz, carla, $0) } == false)
+        let falsa = try test.read { try String.fetchOne($0, sql: "SELECT username FROM user WHERE displayName = 'Beatriz Falsa'") }
+        #expect(falsa?.hasPrefix("beatriz-") == true)
 
         // 2. An invitation for beatriz is refused like a missing person, and none is stored.
         let before = try test.snapshot()
@@ -284,5 +287,48 @@ import Testing
                                      lastDeclinedAt: now.addingTimeInterval(-60), now: now) == .recentlyDeclined)
         #expect(LinkRequests.outcome(accountExists: true, alreadyLinked: false, openRequest: false,
                                      lastDeclinedAt: now.addingTimeInterval(-LinkRequests.quietAfterDecline - 1), now: now) == .asked)
+    }
+}
+
+/// DESIGN: no form reveals whether a username exists (issue 49, item 5). A clinician proposes a username
+/// for a new login; taken or not, the answer is the same, and the owner chooses on the invitation page.
+@Suite struct UsernameDisclosureTests {
+    /// The page a clinician gets, with what varies by person taken out.
+    static func shape(_ page: String, name: String) -> String {
+        page.replacingOccurrences(of: name, with: "NAME")
+            .replacingOccurrences(of: #"/invitations/[A-Za-z0-9_-]+"#, with: "/invitations/TOKEN", options: .regularExpression)
+            .replacingOccurrences(of: #"name="_csrf" value="[^"]*""#, with: "", options: .regularExpression)
+    }
+
+    @Test func aTakenUsernameAnswersLikeAFreeOneAndTheOwnerChoosesTheirOwn() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let taken = try ana.post("/patients/\(carla)/tutors", [("intent", "create"), ("tutorUsername", "bruno"), ("tutorName", "Rosa Costa")])
+        let free = try ana.post("/patients/\(carla)/tutors", [("intent", "create"), ("tutorUsername", "tio.paulo"), ("tutorName", "Paulo Costa")])
+        #expect(taken.status == 200 && free.status == 200)
+        #expect(Self.shape(taken.text, name: "Rosa Costa") == Self.shape(free.text, name: "Paulo Costa"))
+        let patientPage = try ana.get("/patients/\(carla)").text
+        #expect(!patientPage.contains("tio.paulo") && !patientPage.contains("bruno-"))
+        // The new-patient form answers alike too.
+        let patient = try ana.post("/patients", [("displayName", "Elisa Outra"), ("username", "elisa")])
+        #expect(patient.status == 303)
+        let edit = try ana.get(try #require(patient.header("Location")) + "/edit").text
+        #expect(!edit.contains("elisa-") && !edit.contains(#"name="username""#))
+
+        // Rosa opens her link: her proposed username is shown to her alone; a taken one is refused there, a free one kept.
+        let found = try #require(taken.text.range(of: #"/invitations/[A-Za-z0-9_-]+"#, options: .regularExpression))
+        let link = String(taken.text[found])
+        let rosa = try test.browser()
+        let invitation = try rosa.get(link)
+        #expect(invitation.text.contains(#"value="bruno-"#))
+        let refused = try rosa.post(link, [("username", "Beatriz"), ("password", "netinha querida 2026"), ("confirmation", "netinha querida 2026")])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("Este nome de usuário já está em uso"))
+        #expect(refused.text.contains(#"value="Beatriz""#))
+        let accepted = try rosa.post(link, [("username", "vovo.rosa"), ("password", "netinha querida 2026"), ("confirmation", "netinha querida 2026")])
+        #expect(accepted.status == 303)
+        #expect(try test.browser().logIn("vovo.rosa", "netinha querida 2026").status == 303)
+        #expect(try ana.get("/patients/\(carla)").text.contains("vovo.rosa"))
     }
 }

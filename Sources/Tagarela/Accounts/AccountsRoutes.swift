@@ -131,34 +131,55 @@ enum AccountsRoutes {
     struct ChosenPassword: Sendable {
         let token: String
         let password: String
+        /// A username other than the one proposed, checked free; nil keeps the proposed one.
+        let username: String?
     }
 
     struct HashedPassword: Sendable {
         let token: String
         let hash: String
+        let username: String?
     }
 
-    /// A link that no longer works, or a password the policy refuses, is answered before any hashing.
+    /// A link that no longer works, a username taken or a password the policy refuses is answered before any
+    /// hashing. Only the holder of the link learns that a username is taken: it is theirs to choose.
     @Sendable static func findInvitation(_ context: RequestContext, _ db: Database, _ token: String) throws -> Step<ChosenPassword> {
         let lookup = try Invitation.find(token: token, at: context.now, db)
         guard case .valid(_, let user) = lookup else { return .reply(invitationPage(lookup, token: token, form: FormState(), context)) }
         let password = context.request.form["password"] ?? ""
-        if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
-                                                username: user.username, breached: context.breachedPasswords) {
-            var form = FormState()
-            form.fail("password", context.t[problem.rawValue])
-            return .reply(invitationPage(lookup, token: token, form: form, context, status: .unprocessableContent))
+        let typed = (context.request.form["username"] ?? "").trimmingCharacters(in: .whitespaces)
+        var form = FormState(values: ["username": typed])
+        let changed = !typed.isEmpty && typed.lowercased() != user.username?.lowercased()
+        if typed.isEmpty, user.username == nil {
+            form.fail("username", context.t["error_username_invalid"])
+        } else if changed, !Usernames.isValid(typed) {
+            form.fail("username", context.t["error_username_invalid"])
+        } else if changed, try !People.isUsernameFree(typed, except: user.id, db) {
+            form.fail("username", context.t["error_username_taken"])
         }
-        return .next(ChosenPassword(token: token, password: password))
+        if let problem = PasswordPolicy.problem(with: password, confirmation: context.request.form["confirmation"] ?? "",
+                                                username: changed ? typed : user.username, breached: context.breachedPasswords) {
+            form.fail("password", context.t[problem.rawValue])
+        }
+        if form.hasErrors { return .reply(invitationPage(lookup, token: token, form: form, context, status: .unprocessableContent)) }
+        return .next(ChosenPassword(token: token, password: password, username: changed ? typed : nil))
     }
 
     @Sendable static func hashInvitationPassword(_ context: RequestContext, _ chosen: ChosenPassword) -> Step<HashedPassword> {
-        .next(HashedPassword(token: chosen.token, hash: context.passwords.hash(chosen.password)))
+        .next(HashedPassword(token: chosen.token, hash: context.passwords.hash(chosen.password), username: chosen.username))
     }
 
     @Sendable static func acceptInvitation(_ context: RequestContext, _ db: Database, _ chosen: HashedPassword) throws -> Reply {
-        guard let accepted = try Invitation.accept(token: chosen.token, passwordHash: chosen.hash, at: context.now,
-                                                   clientAddress: context.clientAddress, policy: context.configuration.sessions, db)
+        if let username = chosen.username, try !People.isUsernameFree(username, db) {
+            // Taken between the check and now, by another tab or person.
+            var form = FormState(values: ["username": username])
+            form.fail("username", context.t["error_username_taken"])
+            return invitationPage(try Invitation.find(token: chosen.token, at: context.now, db), token: chosen.token, form: form,
+                                  context, status: .unprocessableContent)
+        }
+        guard let accepted = try Invitation.accept(token: chosen.token, passwordHash: chosen.hash, username: chosen.username,
+                                                   at: context.now, clientAddress: context.clientAddress,
+                                                   policy: context.configuration.sessions, db)
         else { return invitationPage(.used, token: chosen.token, form: FormState(), context) }
         var reply = Reply.redirect(to: accepted.user.role.homePath, flash: "password_set")
         reply.setCookie(sessionCookie(accepted.sessionToken, context))
@@ -170,7 +191,8 @@ enum AccountsRoutes {
         switch lookup {
         case .valid(_, let user):
             return .page("accounts/invitation", title: "invitation_title",
-                         InvitationPage(name: user.displayName, username: user.username ?? "", form: form, problem: nil,
+                         InvitationPage(name: user.displayName, username: form.values["username"] ?? user.username ?? "", form: form,
+                                        problem: nil,
                                         acceptURL: AccountsEndpoints.acceptInvitation.path(token)), status: status)
         case .used, .expired, .unknown:
             let problem = switch lookup {

@@ -53,15 +53,16 @@ struct Invitation: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     /// (of two tabs racing, one wins): the link is used up, every session of the account ends, the change
     /// is audited as the account's own, and a new session starts. Returns the account and the new
     /// session's token, or nil when the link no longer works.
-    static func accept(token: String, passwordHash: String, at now: Date, clientAddress: String, policy: SessionPolicy,
-                       _ db: Database) throws -> (user: User, sessionToken: String)? {
+    static func accept(token: String, passwordHash: String, username: String? = nil, at now: Date, clientAddress: String,
+                       policy: SessionPolicy, _ db: Database) throws -> (user: User, sessionToken: String)? {
         guard case .valid(var invitation, var user) = try find(token: token, at: now, db) else { return nil }
         invitation.usedAt = now
         try invitation.update(db, columns: ["usedAt"])
         user.passwordHash = passwordHash
         user.updatedAt = now
         user.passwordSetAt = now
-        try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt"])
+        if let username { user.username = username }
+        try user.update(db, columns: ["passwordHash", "updatedAt", "passwordSetAt", "username"])
         try SessionStore.endAll(for: user.id!, db)
         try AuditContext(actorId: user.id, actorName: user.displayName, clientAddress: clientAddress, now: now)
             .record(.setPassword, "user", user.id, "invitation", db)

@@ -169,6 +169,17 @@ enum People {
         try updatePatient(patient.userId, fields, audit: audit, db)
     }
 
+    /// The username a clinician proposed for a new login, or, when it is taken, the same with a few random
+    /// digits: the form answers the same either way, so no form tells a clinician whether a username exists
+    /// (DESIGN). The owner sees it on the invitation page and may choose another there.
+    static func freeUsername(_ wanted: String, _ db: Database) throws -> String {
+        if try isUsernameFree(wanted, db) { return wanted }
+        while true {
+            let candidate = String(wanted.prefix(58)) + "-" + String(Int.random(in: 1_000...99_999))
+            if try isUsernameFree(candidate, db) { return candidate }
+        }
+    }
+
     /// Whether the username is free (case-insensitively), ignoring the user `except`.
     static func isUsernameFree(_ username: String?, except: Int64? = nil, _ db: Database) throws -> Bool {
         guard let username else { return true }

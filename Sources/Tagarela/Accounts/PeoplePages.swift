@@ -12,6 +12,8 @@ struct PersonFormPage: PageModel {
     let form: FormState
     let isNew: Bool
     let cancelPath: String
+    /// The patient has a login: its username is its owner's, and the form no longer offers the field.
+    var hasLogin = false
     let sexOptions: [SelectOption]
     /// The new-patient page's second form: asking a patient who already has a login.
     let askPatientURL = PeopleEndpoints.askPatient.path()
@@ -30,9 +32,11 @@ struct PersonFormPage: PageModel {
                        cancelPath: Role.clinician.homePath, t)
     }
 
-    static func editPatient(_ id: Int64, _ form: FormState, _ t: Translator) -> PersonFormPage {
-        PersonFormPage(action: PeopleEndpoints.updatePatient.path(id), form: form, isNew: false,
-                       cancelPath: PeopleEndpoints.showPatient.path(id), t)
+    static func editPatient(_ id: Int64, hasLogin: Bool, _ form: FormState, _ t: Translator) -> PersonFormPage {
+        var page = PersonFormPage(action: PeopleEndpoints.updatePatient.path(id), form: form, isNew: false,
+                                  cancelPath: PeopleEndpoints.showPatient.path(id), t)
+        page.hasLogin = hasLogin
+        return page
     }
 
     static func newClient(_ form: FormState, _ t: Translator) -> PersonFormPage {
@@ -175,7 +179,9 @@ struct ClientPage: PageModel {
 
 struct InvitationCreatedPage: PageModel {
     let name: String
-    let username: String
+    /// Shown to an administrator, who chose a staff member's username; never to a clinician, who would learn
+    /// from it whether the username proposed was taken (`People.freeUsername`).
+    let username: String?
     let link: String
     let expires: String
     let backPath: String
@@ -197,7 +203,7 @@ extension InvitationCreatedPage {
     init(for user: User, token: String, backPath: String, isReset: Bool, _ context: RequestContext) {
         let lifetime = isReset ? Invitation.resetLifetime : Invitation.lifetime
         let expires = context.format.longDate(context.now.addingTimeInterval(lifetime))
-        self.init(name: user.displayName, username: user.username ?? "",
+        self.init(name: user.displayName, username: (try? context.requireActor())?.role == .admin ? user.username : nil,
                   link: context.configuration.linkBase + AccountsEndpoints.showInvitation.path(token),
                   expires: context.t("invitation_expires", ["date": expires]), backPath: backPath, isReset: isReset)
     }

@@ -4,6 +4,10 @@ import GRDB
 /// What the people pages read, each named after the question it answers. A patient outside the
 /// actor's scope is `AppError.notFound`, exactly like a missing one.
 enum PeopleQueries {
+    static func username(of userId: Int64, _ db: Database) throws -> String? {
+        try String.fetchOne(db, sql: "SELECT username FROM user WHERE id = ?", arguments: [userId])
+    }
+
     /// A patient record with its account: what the patient, client and form pages start from.
     struct Person: Sendable {
         let patient: Patient

@@ -44,12 +44,10 @@ enum PeopleRoutes {
         if let problem = photo.problem { form.fail("photo", problem) }
         return try photo.keepingFiles(context.media, db) {
             if var fields, !form.hasErrors {
-                if try People.isUsernameFree(fields.username, db) {
-                    fields.photoPath = photo.path
-                    let id = try People.createPatient(fields, role: .clinician, by: actor, audit: context.audit, db)
-                    return .saved(.redirect(to: PeopleEndpoints.showPatient.path(id), flash: "patient_created"), replacing: nil)
-                }
-                form.fail("username", context.t["error_username_taken"])
+                fields.username = try fields.username.map { try People.freeUsername($0, db) }
+                fields.photoPath = photo.path
+                let id = try People.createPatient(fields, role: .clinician, by: actor, audit: context.audit, db)
+                return .saved(.redirect(to: PeopleEndpoints.showPatient.path(id), flash: "patient_created"), replacing: nil)
             }
             return .refused(.page("people/patient-form", title: "patient_new_title", PersonFormPage.newPatient(form, context.t),
                                   status: .unprocessableContent))
@@ -83,11 +81,12 @@ enum PeopleRoutes {
         let person = try PeopleQueries.person(id, visibleTo: try context.requireActor(), db)
         let (patient, user) = (person.patient, person.user)
         let form = FormState(values: [
-            "displayName": user.displayName, "username": user.username ?? "", "birthDate": patient.birthDate ?? "",
+            "displayName": user.displayName, "birthDate": patient.birthDate ?? "",
             "sex": patient.sex?.rawValue ?? "", "diagnosis": patient.diagnosis, "startedOn": patient.startedOn ?? "",
             "contact": patient.contact, "notes": patient.notes,
         ])
-        return .page("people/patient-form", title: "patient_edit_title", PersonFormPage.editPatient(patient.userId, form, context.t))
+        return .page("people/patient-form", title: "patient_edit_title",
+                     PersonFormPage.editPatient(patient.userId, hasLogin: user.username != nil, form, context.t))
     }
 
     @Sendable static func updatePatient(_ context: RequestContext, _ db: Database, _ photo: UploadedPhoto, _ id: Int64) throws -> Reply {
@@ -97,17 +96,17 @@ enum PeopleRoutes {
         if let problem = photo.problem { form.fail("photo", problem) }
         return try photo.keepingFiles(context.media, db) {
             let patient = try PatientScope.find(id, visibleTo: actor, db)
+            let login = try PeopleQueries.username(of: patient.userId, db)
             if var fields, !form.hasErrors {
-                if try People.isUsernameFree(fields.username, except: patient.userId, db) {
-                    fields.photoPath = photo.path ?? patient.photoPath
-                    try People.updatePatient(patient.userId, fields, audit: context.audit, db)
-                    return .saved(.redirect(to: PeopleEndpoints.showPatient.path(patient.userId), flash: "patient_updated"),
-                                  replacing: patient.photoPath)
-                }
-                form.fail("username", context.t["error_username_taken"])
+                // A login, once given, is its owner's: the form offers one only to a patient without.
+                fields.username = try login ?? fields.username.map { try People.freeUsername($0, db) }
+                fields.photoPath = photo.path ?? patient.photoPath
+                try People.updatePatient(patient.userId, fields, audit: context.audit, db)
+                return .saved(.redirect(to: PeopleEndpoints.showPatient.path(patient.userId), flash: "patient_updated"),
+                              replacing: patient.photoPath)
             }
-            return .refused(.page("people/patient-form", title: "patient_edit_title", PersonFormPage.editPatient(id, form, context.t),
-                                  status: .unprocessableContent))
+            return .refused(.page("people/patient-form", title: "patient_edit_title",
+                                  PersonFormPage.editPatient(id, hasLogin: login != nil, form, context.t), status: .unprocessableContent))
         }
     }
 
@@ -129,12 +128,9 @@ enum PeopleRoutes {
             return .redirect(to: PeopleEndpoints.showPatient.path(patientId), flash: "consent_tutor_asked")
         }
         if !form.hasErrors {
-            if try People.isUsernameFree(username, db) {
-                let (tutor, token) = try People.createTutor(name: name, username: username, for: patientId, by: actor,
-                                                            audit: context.audit, db)
-                return invitationCreated(for: tutor, token: token, backPath: PeopleEndpoints.showPatient.path(patientId), context)
-            }
-            form.fail("tutorUsername", context.t["error_username_taken"])
+            let (tutor, token) = try People.createTutor(name: name, username: try People.freeUsername(username, db), for: patientId,
+                                                        by: actor, audit: context.audit, db)
+            return invitationCreated(for: tutor, token: token, backPath: PeopleEndpoints.showPatient.path(patientId), context)
         }
         return .page("people/patient", title: "patient_title",
                      PatientPage(patient: person.patient, user: person.user, tutors: try People.tutors(of: patientId, db), actor: actor,
