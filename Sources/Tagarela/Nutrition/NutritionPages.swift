@@ -261,10 +261,10 @@ struct ReviewPage: PageModel {
             title: t["chart_energy"], unit: "kcal", labels: chartDays.map { format.shortDate(iso: $0) },
             series: [.init(name: t["energy_prescribed"], values: chartDays.map { day in byDay[day]!.reduce(0) { $0 + $1.plannedKcal } },
                            colour: LineChart.palette[0]),
-                     .init(name: t["week_energy_eaten"], values: chartDays.map { day -> Double? in
-                         let known = byDay[day]!.compactMap(\.eatenKcal)
-                         return known.isEmpty ? nil : known.reduce(0, +)
+                     .init(name: t["week_energy_eaten"], values: chartDays.map { day in
+                         NutritionWeek.dayEatenKcal(byDay[day]!.map(\.eatenKcal))
                      }, colour: LineChart.palette[1])],
+            days: chartDays.map { ISODate.dayNumber($0) ?? 0 }, fromZero: true, breaksAtMissing: true,
             format: { format.decimal($0, fractionDigits: 0) }).svg
 
         // The grid: a row per day, a column per kind of meal the week holds.
@@ -325,7 +325,7 @@ struct ReviewPage: PageModel {
             title: t["field_weight"], unit: "kg",
             labels: data.weights.map { format.shortDate(iso: $0.measuredOn) },
             series: [.init(name: t["field_weight"], values: data.weights.map(\.kg), colour: LineChart.palette[2])],
-            format: { format.decimal($0) }).svg
+            days: data.weights.map { ISODate.dayNumber($0.measuredOn) ?? 0 }, format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
     }
 }
