@@ -51,7 +51,7 @@ struct LineChart: Sendable {
         let legendRowCount = (legend.map(\.row).max() ?? -1) + 1
         let lineHeight = fontSize + 5
         let totalHeight = height + Double(max(legendRowCount - 1, 0)) * lineHeight
-        let tickBaseline = height - 14 - (legendRowCount > 0 ? 12 : 0)
+        let tickBaseline = height - 14 - (legendRowCount > 0 ? 16 : 0)
         let lower = tickBaseline - fontSize - 10
         let xs = ChartLayout.positions(days: days, count: labels.count, from: left, to: right)
         func y(_ value: Double) -> Double { lower - (lower - upper) * (value - bottom) / (top - bottom) }
@@ -91,7 +91,8 @@ struct LineChart: Sendable {
             }
         }
         for (line, place) in zip(series, legend) {
-            let baseline = height - 2 + Double(place.row) * lineHeight
+            // Room under the baseline for descenders ("ç", "p"): a legend at the very edge was cut.
+            let baseline = height - 6 + Double(place.row) * lineHeight
             parts.append(##"<text class="chart-legend" x="\##(rounded(place.x))" y="\##(rounded(baseline))" font-size="\##(Int(fontSize))" fill="\##(line.colour)">● \##(escape(line.name))</text>"##)
         }
         parts.append("</svg>")
