@@ -14,4 +14,8 @@ enum NutritionEndpoints {
     static let addWeight = Endpoint<Int64>(.post, "/patients/:id/weights", .signedIn([.clinician], clinicianSpecialty: .nutrition))
     static let showFoods = Endpoint< >(.get, "/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition))
     static let createFood = Endpoint< >(.post, "/foods", .signedIn([.clinician], clinicianSpecialty: .nutrition))
+    static let editFood = Endpoint<Int64>(.get, "/foods/:id/edit", .signedIn([.clinician], clinicianSpecialty: .nutrition))
+    static let updateFood = Endpoint<Int64>(.post, "/foods/:id", .signedIn([.clinician], clinicianSpecialty: .nutrition))
+    static let mergeFood = Endpoint<Int64>(.post, "/foods/:id/merge", .signedIn([.clinician], clinicianSpecialty: .nutrition))
+    static let removeFood = Endpoint<Int64>(.post, "/foods/:id/remove", .signedIn([.clinician], clinicianSpecialty: .nutrition))
 }

@@ -420,6 +420,8 @@ struct MealPlanPage: PageModel {
 struct FoodsPage: PageModel {
     struct Row: PageModel {
         let name: String
+        /// Correct, merge or remove the food.
+        let editURL: String
         let unit: String
         let energy: String
         let macros: String
@@ -441,7 +443,7 @@ struct FoodsPage: PageModel {
         rows = foods.map { food in
             let macros = [("P", food.proteinPer100g), ("C", food.carbohydratePer100g), ("G", food.fatPer100g)]
                 .map { "\($0.0) \($0.1.map { format.decimal($0) } ?? "—")" }.joined(separator: " · ")
-            return Row(name: food.name(format.locale),
+            return Row(name: food.name(format.locale), editURL: NutritionEndpoints.editFood.path(food.id!),
                        unit: "\(t["unit_\(food.unit)"]) = \(format.decimal(food.gramsPerUnit)) g",
                        energy: "\(format.decimal(food.kcalPer100g, fractionDigits: 0)) kcal", macros: macros,
                        source: food.source.split(separator: ",").first.map(String.init) ?? food.source)
@@ -450,5 +452,47 @@ struct FoodsPage: PageModel {
         self.form = form
         units = Food.units.map { Option(value: $0, label: t["unit_\($0)"], isSelected: form["unit"] == $0) }
         countText = t("foods_count", ["count": "\(foods.count)"])
+    }
+}
+
+/// A food's correction, merge into another and removal, on one page.
+struct FoodEditPage: PageModel {
+    typealias Option = SelectOption
+
+    let name: String
+    let form: FormState
+    let units: [Option]
+    let conflict: String?
+    let updateURL: String
+    let mergeURL: String
+    let removeURL: String
+    let cancelURL = NutritionEndpoints.showFoods.path()
+    let others: [Option]
+    let hasOthers: Bool
+    let mergeError: String?
+    /// What removing does: a food in meals is hidden, one in none is deleted.
+    let removeText: String
+    let usesText: String
+
+    init(food: Food, uses: Int, others: [Food], form: FormState, conflict: String?, _ t: Translator, _ format: LocalizedFormat) {
+        name = food.name(format.locale)
+        self.form = form
+        self.conflict = conflict
+        units = Food.units.map { Option(value: $0, label: t["unit_\($0)"], isSelected: form["unit"] == $0) }
+        updateURL = NutritionEndpoints.updateFood.path(food.id!)
+        mergeURL = NutritionEndpoints.mergeFood.path(food.id!)
+        removeURL = NutritionEndpoints.removeFood.path(food.id!)
+        // Foods with the same first word first: the likely duplicates.
+        let firstWord = name.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        let sorted = others.filter { $0.name(format.locale).lowercased().hasPrefix(firstWord) }
+            + others.filter { !$0.name(format.locale).lowercased().hasPrefix(firstWord) }
+        self.others = sorted.map { other in
+            Option(value: "\(other.id!)", label: "\(other.name(format.locale)) · \(format.decimal(other.kcalPer100g, fractionDigits: 0)) kcal",
+                   isSelected: false)
+        }
+        hasOthers = !others.isEmpty
+        mergeError = form.errors["into"]
+        usesText = t("food_uses", ["count": "\(uses)"])
+        removeText = uses > 0 ? t["food_remove_hides"] : t["food_remove_deletes"]
     }
 }

@@ -39,6 +39,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 accounts: login failures kept across a restart", migrate: LoginFailures.v1)
         migrator.registerMigration("2026-11 accounts: a second factor for staff", migrate: TwoFactorStore.v1)
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
+        migrator.registerMigration("2026-11 Nutrition: meal lines keep their food's figures; foods get versions and can be hidden",
+                                   migrate: NutritionSchema.v4FoodSnapshots)
         return migrator
     }
 }
