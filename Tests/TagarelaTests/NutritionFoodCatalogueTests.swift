@@ -126,3 +126,34 @@ import Testing
         #expect(try test.read { try Food.fetchOne($0, key: id) } != nil)
     }
 }
+
+/// The snapshot migration fills lines written before it from their foods' figures of the time.
+@Suite struct NutritionFoodSnapshotMigrationTests {
+    @Test func existingLinesAreBackFilledAndNewLinesSnapshotTheirFood() throws {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = false
+        let queue = try DatabaseQueue(configuration: configuration)
+        let migrator = Migrations.migrator
+        try migrator.migrate(queue, upTo: "2026-11 bodycomp: evaluation versions")
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO food (id, namePtBR, nameEs, nameCa, nameEn, unit, gramsPerUnit, kcalPer100g, proteinPer100g, source)
+                VALUES (1, 'Arroz', 'Arroz', 'Arròs', 'Rice', 'spoon', 25, 128, 2.5, 'TACO');
+                INSERT INTO meal (id, patientId, clinicianId, type, date, time, createdAt)
+                VALUES (1, 1, 1, 'lunch', '2026-11-01', '12:00', '2026-11-01 10:00:00');
+                INSERT INTO mealLine (mealId, foodId, quantity, unit, position) VALUES (1, 1, 4, 'household', 0);
+                """)
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            let old = try #require(try MealLine.fetchOne(db, sql: "SELECT * FROM mealLine WHERE position = 0"))
+            #expect(old.foodKcalPer100g == 128 && old.foodGramsPerUnit == 25 && old.foodNameEn == "Rice" && old.foodProteinPer100g == 2.5)
+            try db.execute(sql: "UPDATE food SET kcalPer100g = 140, nameEn = 'White rice' WHERE id = 1")
+            var line = MealLine(mealId: 1, foodId: 1, quantity: 2, unit: "household", position: 1)
+            try line.insert(db)
+            let new = try #require(try MealLine.fetchOne(db, key: line.id))
+            #expect(new.foodKcalPer100g == 140 && new.foodNameEn == "White rice", "a new line takes the food's present figures")
+            #expect(try MealLine.fetchOne(db, key: old.id)?.foodKcalPer100g == 128, "the old line keeps its own")
+        }
+    }
+}
