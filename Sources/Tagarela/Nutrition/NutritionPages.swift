@@ -160,6 +160,30 @@ struct ReviewPage: PageModel {
         let label: String
     }
 
+    /// One figure of a day against the target: prescribed and eaten, each with its standing.
+    struct TargetFigure: PageModel {
+        let text: String
+        /// `target-under`, `target-within`, `target-over`; empty without a target for it.
+        let standingClass: String
+        let mark: String
+        let standing: String
+    }
+
+    struct TargetCell: PageModel {
+        let prescribed: TargetFigure
+        let eaten: TargetFigure?
+    }
+
+    struct TargetRow: PageModel {
+        let day: String
+        let cells: [TargetCell]
+    }
+
+    struct TargetHeader: PageModel {
+        let label: String
+        let target: String
+    }
+
     let patientId: Int64
     let patientName: String
     let weekTitle: String
@@ -187,6 +211,14 @@ struct ReviewPage: PageModel {
     let sharesMeasurements: Bool
     let copyForm: FormState
     let weightForm: FormState
+    /// The daily target: its form, a second tab's conflict, and the week's days against it.
+    let targetForm: FormState
+    let targetConflict: String?
+    let targetURL: String
+    let hasTarget: Bool
+    let targetHeaders: [TargetHeader]
+    let targetRows: [TargetRow]
+    let targetLegend: [Legend]
     let newMealURL: String
     let patientURL: String
     let printURL: String
@@ -197,7 +229,7 @@ struct ReviewPage: PageModel {
     let addWeightURL: String
 
     init(data: NutritionQueries.Week, now: (date: String, time: String), copyForm: FormState, weightForm: FormState,
-         context: RequestContext) {
+         targetForm: FormState, targetConflict: String?, context: RequestContext) {
         let t = context.t, format = context.format
         let patient = data.linked.patient, id = patient.userId
         let monday = data.monday, sunday = ISODate.adding(6, to: monday)
@@ -217,6 +249,13 @@ struct ReviewPage: PageModel {
         addWeightURL = NutritionEndpoints.addWeight.path(id)
         self.copyForm = copyForm
         self.weightForm = weightForm
+        self.targetForm = targetForm
+        self.targetConflict = targetConflict
+        targetURL = NutritionEndpoints.setTarget.path(id)
+        (hasTarget, targetHeaders, targetRows) = Self.targetTable(data, monday: monday, t, format)
+        targetLegend = TargetStanding.allCases.map {
+            Legend(mark: $0.mark, statusClass: "target-\($0.rawValue)", label: t["target_standing_\($0.rawValue)"])
+        }
         overdue = data.queueHead.map { screen, count in
             let view = MealView(screen, t, format)
             let day = screen.meal.date
@@ -327,6 +366,39 @@ struct ReviewPage: PageModel {
             series: [.init(name: t["field_weight"], values: data.weights.map(\.kg), colour: LineChart.palette[2])],
             days: data.weights.map { ISODate.dayNumber($0.measuredOn) ?? 0 }, format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
+    }
+
+    /// The week's days with meals, prescribed and eaten against the daily target (energy and each macronutrient
+    /// the target names), as wger's plans colour planned against logged. A day's eaten figures show only when
+    /// every meal of it is known.
+    static func targetTable(_ data: NutritionQueries.Week, monday: String, _ t: Translator,
+                            _ format: LocalizedFormat) -> (Bool, [TargetHeader], [TargetRow]) {
+        guard let target = data.target else { return (false, [], []) }
+        let measures: [(String, Double?, String, (Nutrients) -> Double)] = [
+            (t["target_kcal"], target.kcal, "kcal", \.kcal), (t["protein"], target.proteinG, "g", \.protein),
+            (t["carbohydrate"], target.carbohydrateG, "g", \.carbohydrate), (t["fat"], target.fatG, "g", \.fat),
+        ]
+        let headers = measures.map { label, goal, unit, _ in
+            TargetHeader(label: label, target: goal.map { "\(format.decimal($0, fractionDigits: 0)) \(unit)" } ?? "—")
+        }
+        func figure(_ value: Double, _ goal: Double?, _ unit: String) -> TargetFigure {
+            let text = "\(format.decimal(value, fractionDigits: 0)) \(unit)"
+            guard let goal else { return TargetFigure(text: text, standingClass: "", mark: "", standing: "") }
+            let standing = TargetStanding.of(value, target: goal)
+            return TargetFigure(text: text, standingClass: "target-\(standing.rawValue)", mark: standing.mark,
+                                standing: t["target_standing_\(standing.rawValue)"])
+        }
+        let rows = NutritionWeek.days(from: monday).compactMap { day -> TargetRow? in
+            let screens = data.screens.filter { $0.meal.date == day }
+            guard !screens.isEmpty else { return nil }
+            let prescribed = screens.reduce(Nutrients()) { $0 + $1.prescribed }
+            let eatenKnown = screens.allSatisfy { $0.eaten != nil }
+            let eaten = eatenKnown ? screens.reduce(Nutrients()) { $0 + $1.eaten! } : nil
+            return TargetRow(day: format.shortDate(iso: day), cells: measures.map { _, goal, unit, value in
+                TargetCell(prescribed: figure(value(prescribed), goal, unit), eaten: eaten.map { figure(value($0), goal, unit) })
+            })
+        }
+        return (true, headers, rows)
     }
 }
 

@@ -15,6 +15,8 @@ enum NutritionQueries {
         let queueHead: (MealScreen, Int)?
         let deviations: [Adherence.Deviation]
         let weights: [WeightEntry]
+        /// The patient's daily target, when the nutritionist set one.
+        let target: DailyTarget?
     }
 
     static let periodWeeks = 4
@@ -28,7 +30,8 @@ enum NutritionQueries {
                     periodFrom: periodFrom, period: try energies(patientId: patientId, from: periodFrom, to: sunday, db),
                     queueHead: try overdueHead(patientId: patientId, now: now, db),
                     deviations: try Adherence.deviations(patientId: patientId, limit: 5, db),
-                    weights: try Weights.entries(of: patientId, forClinician: true, db))
+                    weights: try Weights.entries(of: patientId, forClinician: true, db),
+                    target: try DailyTarget.fetchOne(db, key: patientId))
     }
 
     /// The meals of the week starting at `monday`, in full (lines and foods), by day and time.
@@ -105,6 +108,11 @@ enum NutritionQueries {
             SELECT count(*) FROM meal WHERE patientId = ? AND status = 'pending' AND (date < ? OR (date = ? AND time < ?))
             """, arguments: [patientId, now.date, now.date, now.time]) ?? 0
         return (try MealScreen.fetch(head, db), overdue)
+    }
+
+    /// The version of a patient's daily target (0: none yet).
+    static func targetVersion(_ patientId: Int64, _ db: Database) throws -> Int {
+        try DailyTarget.fetchOne(db, key: patientId)?.version ?? 0
     }
 
     /// One food of the catalogue (hidden ones are gone for the catalogue's pages: 404).

@@ -17,6 +17,7 @@ enum NutritionRoutes {
         router.write(NutritionEndpoints.withdrawMeal, withdrawMeal)
         router.write(NutritionEndpoints.copyDay, copyDay)
         router.write(NutritionEndpoints.addWeight, addWeight)
+        router.write(NutritionEndpoints.setTarget, setTarget)
         router.read(NutritionEndpoints.showFoods, showFoods)
         router.write(NutritionEndpoints.createFood, createFood)
         router.read(NutritionEndpoints.editFood, editFood)
@@ -56,13 +57,37 @@ enum NutritionRoutes {
 
     /// The week page's model; a refused copy or weight form comes back in it with what was typed and its errors.
     static func reviewModel(_ context: RequestContext, patientId: Int64, copyForm: FormState? = nil, weightForm: FormState? = nil,
-                            _ db: Database) throws -> ReviewPage {
+                            targetForm: FormState? = nil, targetConflict: String? = nil, _ db: Database) throws -> ReviewPage {
         let actor = try requireNutritionist(context)
         let now = today(context)
         let data = try NutritionQueries.week(patientId: patientId, visibleTo: actor, monday: requestedWeek(context, today: now.date),
                                              now: now, db)
         return ReviewPage(data: data, now: now, copyForm: copyForm ?? FormState(values: ["source": now.date]),
-                          weightForm: weightForm ?? FormState(), context: context)
+                          weightForm: weightForm ?? FormState(),
+                          targetForm: targetForm ?? DailyTarget.formState(of: data.target, context.format),
+                          targetConflict: targetConflict, context: context)
+    }
+
+    /// Sets the patient's daily target; a refused value or a second tab comes back on the review page as typed.
+    @Sendable static func setTarget(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        let actor = try requireNutritionist(context)
+        _ = try PeopleQueries.person(patientId, visibleTo: actor, db)
+        var form = FormState(context.request.form, fields: DailyTarget.fields)
+        guard let figures = DailyTarget.read(&form, context.t, context.format) else {
+            return .page("nutrition/review", title: "nutrition_review_title",
+                         try reviewModel(context, patientId: patientId, targetForm: form, db), status: .unprocessableContent)
+        }
+        do {
+            try DailyTargets.save(patientId: patientId, figures, from: Int(form["targetVersion"]), by: actor.userId,
+                                  audit: context.audit, db)
+        } catch is DailyTargets.ChangedSinceOpened {
+            // What was typed stays; saving again now replaces the other change knowingly.
+            form.values["targetVersion"] = "\(try NutritionQueries.targetVersion(patientId, db))"
+            return .page("nutrition/review", title: "nutrition_review_title",
+                         try reviewModel(context, patientId: patientId, targetForm: form,
+                                         targetConflict: context.t["target_changed_elsewhere"], db), status: .conflict)
+        }
+        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "target_saved")
     }
 
     /// The week's meal plan on one A4 page, to print for the patient.

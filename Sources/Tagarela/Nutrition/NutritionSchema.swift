@@ -114,4 +114,19 @@ enum NutritionSchema {
             END
             """)
     }
+
+    /// A daily energy and macronutrient target per patient, set by the nutritionist (issue 52, item 6).
+    /// Shipped 2026-11. Never edit.
+    static func v5DailyTargets(_ db: Database) throws {
+        try db.create(table: "nutritionTarget") { t in
+            t.primaryKey("patientId", .integer).references("patient", column: "userId", onDelete: .cascade)
+            t.column("kcal", .double).notNull().check(sql: "kcal BETWEEN 500 AND 6000")
+            t.column("proteinG", .double).check(sql: "proteinG BETWEEN 0 AND 1000")
+            t.column("carbohydrateG", .double).check(sql: "carbohydrateG BETWEEN 0 AND 1000")
+            t.column("fatG", .double).check(sql: "fatG BETWEEN 0 AND 1000")
+            t.column("version", .integer).notNull().defaults(to: 1)
+            t.column("updatedBy", .integer).references("user", onDelete: .setNull)
+            t.column("updatedAt", .datetime).notNull()
+        }
+    }
 }

@@ -41,6 +41,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 bodycomp: evaluation versions", migrate: BodyCompositionSchema.v2EvaluationVersions)
         migrator.registerMigration("2026-11 Nutrition: meal lines keep their food's figures; foods get versions and can be hidden",
                                    migrate: NutritionSchema.v4FoodSnapshots)
+        migrator.registerMigration("2026-11 Nutrition: daily targets per patient", migrate: NutritionSchema.v5DailyTargets)
         return migrator
     }
 }
