@@ -57,7 +57,7 @@ import Testing
         let refused = try nadia.post("/patients/\(elisa)/nutrition/target", target("40.000", protein: "muito", version: "0"))
         #expect(refused.status == 422)
         #expect(refused.text.contains("Energia: o valor deve ficar entre"))
-        #expect(refused.text.contains("Proteína") || refused.text.contains("Proteínas"))
+        #expect(refused.text.contains("Proteínas: informe um número"), "the field named in its message")
         #expect(refused.text.contains(#"value="muito""#))
         #expect(try test.read { try DailyTarget.fetchOne($0, key: elisa) } == nil)
     }

@@ -143,3 +143,30 @@ def test_a_long_name_without_spaces_does_not_widen_the_trainers_page(clinic, pag
         assert page.execute_script("return document.documentElement.scrollWidth") <= 360
     finally:
         page.set_window_size(768, 1024)
+
+
+def test_the_daily_target_against_prescribed_and_eaten_on_a_phone_and_a_desktop(clinic, page):
+    elisa_week(page, clinic)
+    for field, value in [("targetKcal", "1.300"), ("targetProtein", "60"), ("targetCarbohydrate", "160"), ("targetFat", "40")]:
+        element = page.find_element(By.ID, field)
+        element.clear()
+        element.send_keys(value)
+    click_and_wait(page, page.find_element(By.XPATH, "//button[contains(., 'Salvar a meta')]"))
+    assert page.find_element(By.CSS_SELECTOR, ".flash").text == "Meta diária salva."
+    for width, height in WIDTHS:
+        page.set_window_size(width, height)
+        try:
+            assert horizontal_overflow(page) <= 0
+            table = page.find_element(By.CSS_SELECTOR, ".target-table")
+            headers = [th.get_attribute("textContent") for th in table.find_elements(By.CSS_SELECTOR, "thead th")]
+            assert any("meta 1.300 kcal" in header for header in headers), headers
+            figures = table.find_elements(By.CSS_SELECTOR, ".target-figure")
+            assert figures and all(f.get_attribute("class").split()[-1] in ("target-under", "target-within", "target-over")
+                                   for f in figures)
+            # Colour is not alone: each figure carries its mark.
+            assert all(any(mark in f.text for mark in "✓↓↑") for f in figures)
+            if SCREENS:
+                page.execute_script("document.querySelector('.daily-target').scrollIntoView({block: 'start'})")
+                page.save_screenshot(os.path.join(SCREENS, f"nutrition-target-{width}.png"))
+        finally:
+            page.set_window_size(768, 1024)

@@ -35,9 +35,9 @@ struct DailyTarget: Codable, Sendable, FetchableRecord, PersistableRecord {
     static func read(_ form: inout FormState, _ t: Translator, _ format: LocalizedFormat) -> (kcal: Double, protein: Double?,
                                                                                                carbohydrate: Double?, fat: Double?)? {
         let kcal = form.decimal("targetKcal", label: t["target_kcal"], in: kcalRange, unit: "kcal", required: true, t, format)
-        let protein = form.decimal("targetProtein", label: t["protein"], in: gramsRange, unit: "g", required: false, t, format)
-        let carbohydrate = form.decimal("targetCarbohydrate", label: t["carbohydrate"], in: gramsRange, unit: "g", required: false, t, format)
-        let fat = form.decimal("targetFat", label: t["fat"], in: gramsRange, unit: "g", required: false, t, format)
+        let protein = form.decimal("targetProtein", label: t["target_protein"], in: gramsRange, unit: "g", required: false, t, format)
+        let carbohydrate = form.decimal("targetCarbohydrate", label: t["target_carbohydrate"], in: gramsRange, unit: "g", required: false, t, format)
+        let fat = form.decimal("targetFat", label: t["target_fat"], in: gramsRange, unit: "g", required: false, t, format)
         guard !form.hasErrors, let kcal else { return nil }
         return (kcal, protein, carbohydrate, fat)
     }

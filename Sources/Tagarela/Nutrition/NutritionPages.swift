@@ -170,6 +170,8 @@ struct ReviewPage: PageModel {
     }
 
     struct TargetCell: PageModel {
+        /// The column's heading, for a phone, where the table is a list of days.
+        let label: String
         let prescribed: TargetFigure
         let eaten: TargetFigure?
     }
@@ -375,8 +377,8 @@ struct ReviewPage: PageModel {
                             _ format: LocalizedFormat) -> (Bool, [TargetHeader], [TargetRow]) {
         guard let target = data.target else { return (false, [], []) }
         let measures: [(String, Double?, String, (Nutrients) -> Double)] = [
-            (t["target_kcal"], target.kcal, "kcal", \.kcal), (t["protein"], target.proteinG, "g", \.protein),
-            (t["carbohydrate"], target.carbohydrateG, "g", \.carbohydrate), (t["fat"], target.fatG, "g", \.fat),
+            (t["target_kcal"], target.kcal, "kcal", \.kcal), (t["target_protein"], target.proteinG, "g", \.protein),
+            (t["target_carbohydrate"], target.carbohydrateG, "g", \.carbohydrate), (t["target_fat"], target.fatG, "g", \.fat),
         ]
         let headers = measures.map { label, goal, unit, _ in
             TargetHeader(label: label, target: goal.map { "\(format.decimal($0, fractionDigits: 0)) \(unit)" } ?? "—")
@@ -394,8 +396,10 @@ struct ReviewPage: PageModel {
             let prescribed = screens.reduce(Nutrients()) { $0 + $1.prescribed }
             let eatenKnown = screens.allSatisfy { $0.eaten != nil }
             let eaten = eatenKnown ? screens.reduce(Nutrients()) { $0 + $1.eaten! } : nil
-            return TargetRow(day: format.shortDate(iso: day), cells: measures.map { _, goal, unit, value in
-                TargetCell(prescribed: figure(value(prescribed), goal, unit), eaten: eaten.map { figure(value($0), goal, unit) })
+            return TargetRow(day: format.shortDate(iso: day), cells: zip(measures, headers).map { measure, header in
+                let (_, goal, unit, value) = measure
+                return TargetCell(label: "\(header.label) · \(t["target_goal"]) \(header.target)",
+                                  prescribed: figure(value(prescribed), goal, unit), eaten: eaten.map { figure(value($0), goal, unit) })
             })
         }
         return (true, headers, rows)
