@@ -157,3 +157,29 @@ import Testing
         }
     }
 }
+
+@Suite struct NutritionHiddenFoodTests {
+    @Test func aPendingMealWithAHiddenFoodKeepsItInItsEditFormAndAShippedFoodIsNeverDeleted() async throws {
+        let test = try await TestApp()
+        let elisa = try test.id(of: "elisa")
+        let nadia = try test.browser(loggedInAs: "nadia")
+        let (meal, foodId) = try test.read { db in
+            let meal = try #require(try Meal.queue(of: elisa).fetchAll(db).first)
+            return (meal, try #require(try Int64.fetchOne(db, sql: "SELECT foodId FROM mealLine WHERE mealId = ? ORDER BY position",
+                                                          arguments: [meal.id])))
+        }
+        #expect(try nadia.post("/foods/\(foodId)/remove", []).status == 303)
+        let form = try nadia.get("/patients/\(elisa)/meals/\(meal.id!)/edit")
+        #expect(form.status == 200)
+        #expect(form.text.contains(#"value="\#(foodId)" selected"#), "the hidden food stays chosen")
+        let newMeal = try nadia.get("/patients/\(elisa)/meals/new")
+        #expect(!newMeal.text.contains(#"value="\#(foodId)""#), "a new prescription cannot choose it")
+
+        // An unused shipped food is hidden, not deleted, so the loader does not add it again.
+        let shipped = try #require(try test.read { try Int64.fetchOne($0, sql: """
+            SELECT id FROM food WHERE key IS NOT NULL AND id NOT IN (SELECT foodId FROM mealLine) LIMIT 1
+            """) })
+        #expect(try nadia.post("/foods/\(shipped)/remove", []).status == 303)
+        #expect(try test.read { try Food.fetchOne($0, key: shipped) }?.hiddenAt != nil)
+    }
+}

@@ -95,7 +95,7 @@ enum Foods {
     static func merge(_ duplicate: Food, into kept: Food, audit: AuditContext, _ db: Database) throws {
         guard duplicate.id != kept.id else { throw AppError.conflict }
         try db.execute(sql: "UPDATE mealLine SET foodId = ? WHERE foodId = ?", arguments: [kept.id, duplicate.id])
-        _ = try Food.deleteOne(db, key: duplicate.id)
+        try dropFromCatalogue(duplicate, at: audit.now, db)
         try audit.record(.update, "food", kept.id, "merged \(duplicate.id ?? 0) \(duplicate.namePtBR) into \(kept.namePtBR)", db)
     }
 
@@ -110,9 +110,19 @@ enum Foods {
             try audit.record(.update, "food", food.id, "hidden: \(food.namePtBR)", db)
             return .hidden
         }
-        _ = try Food.deleteOne(db, key: food.id)
+        try dropFromCatalogue(food, at: audit.now, db)
         try audit.record(.delete, "food", food.id, food.namePtBR, db)
         return .deleted
+    }
+
+    /// Deletes a food no line uses. A shipped food (with a seed key) is hidden instead: deleted, it would come
+    /// back at the next start, when the loader adds the keys it does not find.
+    private static func dropFromCatalogue(_ food: Food, at now: Date, _ db: Database) throws {
+        if food.key == nil {
+            _ = try Food.deleteOne(db, key: food.id)
+        } else {
+            try db.execute(sql: "UPDATE food SET hiddenAt = ?, version = version + 1 WHERE id = ?", arguments: [now, food.id])
+        }
     }
 }
 
