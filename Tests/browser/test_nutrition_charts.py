@@ -8,7 +8,7 @@ import tempfile
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import RunningServer
+from conftest import RunningServer, serious_accessibility_violations
 from test_accounts import click_and_wait, log_in, submit
 from test_nutrition_week import SCREENS, elisa_week, horizontal_overflow
 
@@ -141,6 +141,8 @@ def test_a_long_name_without_spaces_does_not_widen_the_trainers_page(clinic, pag
         assert width <= 360, width
         page.get(clinic.url + "/trainer?q=Maxi")
         assert page.execute_script("return document.documentElement.scrollWidth") <= 360
+        click_and_wait(page, page.find_element(By.PARTIAL_LINK_TEXT, "Maximiliano"))
+        assert page.execute_script("return document.documentElement.scrollWidth") <= 360, "the client's own page"
     finally:
         page.set_window_size(768, 1024)
 
@@ -153,6 +155,7 @@ def test_the_daily_target_against_prescribed_and_eaten_on_a_phone_and_a_desktop(
         element.send_keys(value)
     click_and_wait(page, page.find_element(By.XPATH, "//button[contains(., 'Salvar a meta')]"))
     assert page.find_element(By.CSS_SELECTOR, ".flash").text == "Meta diária salva."
+    assert serious_accessibility_violations(page) == []
     for width, height in WIDTHS:
         page.set_window_size(width, height)
         try:
