@@ -116,6 +116,8 @@ def test_the_trainers_trend_draws_one_line_per_protocol(clinic, page, width, hei
         assert len(fat["colours"]) == 2, fat
         assert fat["polylines"] == 1, fat
         assert len(fat["legends"]) == 2, fat
+        masses = [chart for chart in found if chart["label"].startswith("Massa")][0]
+        assert len(masses["colours"]) == 4 and masses["polylines"] == 2, masses  # JP3's pair joined, JP7's point alone
         shot(page, f"trainer-trend-{width}")
         # The printed report of her last evaluation keeps the protocols apart as well.
         click_and_wait(page, page.find_elements(By.CSS_SELECTOR, "#main table.table tbody tr a")[0])

@@ -222,9 +222,7 @@ struct ClientHistoryPage: PageModel {
                       days: days, format: formatter),
             LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
                       series: Self.percentFatSeries(history, t), days: days, format: formatter),
-            LineChart(title: t["chart_masses"], unit: "kg", labels: labels,
-                      series: [.init(name: t["result_fat_mass"], values: results.map { $0?.fatMassKg }, colour: LineChart.palette[1]),
-                               .init(name: t["result_lean_mass"], values: results.map { $0?.leanMassKg }, colour: LineChart.palette[2])],
+            LineChart(title: t["chart_masses"], unit: "kg", labels: labels, series: Self.massSeries(history, t),
                       days: days, format: formatter),
         ].filter { $0.series.contains { $0.values.contains { $0 != nil } } }.map { Chart(svg: $0.svg) }
         perimeterCharts = PerimeterSite.allCases.compactMap { site in
@@ -245,6 +243,23 @@ struct ClientHistoryPage: PageModel {
             guard values.contains(where: { $0 != nil }) else { return nil }
             return LineChart.Series(name: t["protocol_short_\(chosen.rawValue)"], values: values,
                                     colour: LineChart.palette[(index + 1) % LineChart.palette.count])
+        }
+    }
+
+    /// Fat and lean mass, derived from % fat: one line per protocol as well when the history mixes them.
+    static func massSeries(_ history: [EvaluationDetails], _ t: Translator) -> [LineChart.Series] {
+        let used = SkinfoldProtocol.allCases.filter { chosen in history.contains { $0.skinfoldProtocol == chosen && $0.result != nil } }
+        guard used.count > 1 else {
+            let results = history.map(\.result)
+            return [.init(name: t["result_fat_mass"], values: results.map { $0?.fatMassKg }, colour: LineChart.palette[1]),
+                    .init(name: t["result_lean_mass"], values: results.map { $0?.leanMassKg }, colour: LineChart.palette[2])]
+        }
+        return used.enumerated().flatMap { index, chosen -> [LineChart.Series] in
+            let results = history.map { $0.skinfoldProtocol == chosen ? $0.result : nil }
+            let suffix = " · " + t["protocol_short_\(chosen.rawValue)"]
+            let colours = index == 0 ? (LineChart.palette[1], LineChart.palette[2]) : (LineChart.palette[3], LineChart.palette[0])
+            return [.init(name: t["result_fat_mass"] + suffix, values: results.map { $0?.fatMassKg }, colour: colours.0),
+                    .init(name: t["result_lean_mass"] + suffix, values: results.map { $0?.leanMassKg }, colour: colours.1)]
         }
     }
 
