@@ -51,7 +51,13 @@ struct EvaluationInput: Sendable {
         let weight = reader.number("weight", label: t["field_weight"], in: weightRange, unit: "kg", required: true)
         let height = reader.height()
         var skinfolds: [SkinfoldSite: [Double]] = [:]
-        for site in (chosen ?? .jp7).sites(for: sex) {
+        // A trainer may measure perimeters only: with every skinfold left empty and a perimeter given, the
+        // evaluation is kept without skinfolds and its composition figures are simply absent.
+        let anySkinfold = SkinfoldSite.allCases.contains { site in
+            (1...3).contains { !form[skinfoldField(site, $0)].trimmingCharacters(in: .whitespaces).isEmpty }
+        }
+        let anyPerimeter = PerimeterSite.allCases.contains { !form[perimeterField($0)].trimmingCharacters(in: .whitespaces).isEmpty }
+        for site in (chosen ?? .jp7).sites(for: sex) where anySkinfold || !anyPerimeter {
             let label = t["skinfold_\(site.rawValue)"]
             let readings = (1...3).compactMap { index in
                 reader.number(skinfoldField(site, index), label: label, in: skinfoldRange, unit: "mm", required: index == 1)

@@ -198,7 +198,7 @@ struct ClientHistoryPage: PageModel {
         evaluations = history.enumerated().reversed().map { index, details in
             Row(id: details.id, url: BodyCompositionEndpoints.showEvaluation.path(client.id, details.id),
                 date: Self.date(details.evaluation.takenOn, format),
-                protocolName: t["protocol_\(details.skinfoldProtocol.rawValue)"],
+                protocolName: details.skinfolds.isEmpty ? t["evaluation_perimeters_only"] : t["protocol_\(details.skinfoldProtocol.rawValue)"],
                 weight: "\(format.decimal(details.weightKg)) kg",
                 percentFat: details.result.map { "\(format.decimal($0.percentFat)) %" } ?? "—",
                 sumOfSkinfolds: details.result.map { "\(format.decimal($0.sumOfSkinfolds)) mm" } ?? "—",
@@ -207,6 +207,7 @@ struct ClientHistoryPage: PageModel {
         hasEvaluations = !history.isEmpty
         canCompare = history.count >= 2
         let labels = history.map { format.shortDate(iso: $0.evaluation.takenOn) }
+        let days = history.map { ISODate.dayNumber($0.evaluation.takenOn) ?? 0 }
         let formatter: @Sendable (Double) -> String = { format.decimal($0) }
         let results = history.map(\.result)
         if history.isEmpty {
@@ -218,23 +219,48 @@ struct ClientHistoryPage: PageModel {
         charts = [
             LineChart(title: t["result_weight"], unit: "kg", labels: labels,
                       series: [.init(name: t["result_weight"], values: history.map(\.weightKg), colour: LineChart.palette[0])],
-                      format: formatter),
+                      days: days, format: formatter),
             LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
-                      series: [.init(name: t["result_percent_fat"], values: results.map { $0?.percentFat }, colour: LineChart.palette[1])],
-                      format: formatter),
-            LineChart(title: t["chart_masses"], unit: "kg", labels: labels,
-                      series: [.init(name: t["result_fat_mass"], values: results.map { $0?.fatMassKg }, colour: LineChart.palette[1]),
-                               .init(name: t["result_lean_mass"], values: results.map { $0?.leanMassKg }, colour: LineChart.palette[2])],
-                      format: formatter),
-        ].map { Chart(svg: $0.svg) }
+                      series: Self.percentFatSeries(history, t), days: days, format: formatter),
+            LineChart(title: t["chart_masses"], unit: "kg", labels: labels, series: Self.massSeries(history, t),
+                      days: days, format: formatter),
+        ].filter { $0.series.contains { $0.values.contains { $0 != nil } } }.map { Chart(svg: $0.svg) }
         perimeterCharts = PerimeterSite.allCases.compactMap { site in
             let values = history.map { $0.perimeters[site] }
             guard values.compactMap({ $0 }).count >= 1 else { return nil }
             return Chart(svg: LineChart(title: t[site.catalogueKey], unit: "cm", labels: labels,
                                         series: [.init(name: t[site.catalogueKey], values: values, colour: LineChart.palette[3])],
-                                        format: formatter).svg)
+                                        days: days, format: formatter).svg)
         }
         hasPerimeterCharts = !perimeterCharts.isEmpty
+    }
+
+    /// The % fat trend, one line per protocol: JP3 and JP7 estimate differently, so their values are never
+    /// joined (the compare page refuses to subtract them for the same reason).
+    static func percentFatSeries(_ history: [EvaluationDetails], _ t: Translator) -> [LineChart.Series] {
+        SkinfoldProtocol.allCases.enumerated().compactMap { index, chosen in
+            let values = history.map { $0.skinfoldProtocol == chosen ? $0.result?.percentFat : nil }
+            guard values.contains(where: { $0 != nil }) else { return nil }
+            return LineChart.Series(name: t["protocol_short_\(chosen.rawValue)"], values: values,
+                                    colour: LineChart.palette[(index + 1) % LineChart.palette.count])
+        }
+    }
+
+    /// Fat and lean mass, derived from % fat: one line per protocol as well when the history mixes them.
+    static func massSeries(_ history: [EvaluationDetails], _ t: Translator) -> [LineChart.Series] {
+        let used = SkinfoldProtocol.allCases.filter { chosen in history.contains { $0.skinfoldProtocol == chosen && $0.result != nil } }
+        guard used.count > 1 else {
+            let results = history.map(\.result)
+            return [.init(name: t["result_fat_mass"], values: results.map { $0?.fatMassKg }, colour: LineChart.palette[1]),
+                    .init(name: t["result_lean_mass"], values: results.map { $0?.leanMassKg }, colour: LineChart.palette[2])]
+        }
+        return used.enumerated().flatMap { index, chosen -> [LineChart.Series] in
+            let results = history.map { $0.skinfoldProtocol == chosen ? $0.result : nil }
+            let suffix = " · " + t["protocol_short_\(chosen.rawValue)"]
+            let colours = index == 0 ? (LineChart.palette[1], LineChart.palette[2]) : (LineChart.palette[3], LineChart.palette[0])
+            return [.init(name: t["result_fat_mass"] + suffix, values: results.map { $0?.fatMassKg }, colour: colours.0),
+                    .init(name: t["result_lean_mass"] + suffix, values: results.map { $0?.leanMassKg }, colour: colours.1)]
+        }
     }
 
     static func date(_ iso: String, _ format: LocalizedFormat) -> String {
@@ -289,11 +315,11 @@ struct EvaluationReportPage: PageModel {
         deleteURL = BodyCompositionEndpoints.confirmDeleteEvaluation.path(clientId, details.id)
         self.clientName = clientName
         date = ClientHistoryPage.date(details.evaluation.takenOn, format)
-        protocolName = t["protocol_\(details.skinfoldProtocol.rawValue)"]
+        protocolName = details.skinfolds.isEmpty ? t["evaluation_perimeters_only"] : t["protocol_\(details.skinfoldProtocol.rawValue)"]
         sexAndAge = t["sex_\(details.sex.rawValue)"] + " · " + t("age_years", ["years": "\(Int(details.evaluation.ageYears))"])
         weight = "\(format.decimal(details.weightKg)) kg"
         height = "\(format.decimal(details.heightM, fractionDigits: 2)) m"
-        skinfolds = details.skinfoldProtocol.sites(for: details.sex).map { site in
+        skinfolds = details.skinfolds.isEmpty ? [] : details.skinfoldProtocol.sites(for: details.sex).map { site in
             let readings = details.skinfolds[site] ?? []
             let median = BodyCompositionRules.median(readings).map { "\(format.decimal($0)) mm" } ?? "—"
             let detail = readings.count > 1 ? " (" + readings.map { format.decimal($0) }.joined(separator: " · ") + ")" : ""
@@ -305,16 +331,16 @@ struct EvaluationReportPage: PageModel {
         results = ResultsView(details, t, format)
         let upToThis = history.filter { $0.evaluation.takenOn <= details.evaluation.takenOn }
         let labels = upToThis.map { ClientHistoryPage.date($0.evaluation.takenOn, format) }
+        let days = upToThis.map { ISODate.dayNumber($0.evaluation.takenOn) ?? 0 }
         let formatter: @Sendable (Double) -> String = { format.decimal($0) }
+        let percentFat = ClientHistoryPage.percentFatSeries(upToThis, t)
         charts = [
             LineChart(title: t["result_weight"], unit: "kg", labels: labels,
                       series: [.init(name: t["result_weight"], values: upToThis.map(\.weightKg), colour: LineChart.palette[0])],
-                      format: formatter).svg,
-            LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
-                      series: [.init(name: t["result_percent_fat"], values: upToThis.map { $0.result?.percentFat },
-                                     colour: LineChart.palette[1])],
-                      format: formatter).svg,
-        ]
+                      days: days, format: formatter).svg,
+        ] + (percentFat.isEmpty ? [] : [
+            LineChart(title: t["result_percent_fat"], unit: "%", labels: labels, series: percentFat, days: days, format: formatter).svg,
+        ])
     }
 }
 

@@ -60,9 +60,38 @@ struct MealLine: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var unit: String
     var consumedQuantity: Double?
     var position: Int
+    /// The food as it was prescribed (filled from the catalogue by a trigger when the line is written).
+    var foodNamePtBR: String? = nil
+    var foodNameEs: String? = nil
+    var foodNameCa: String? = nil
+    var foodNameEn: String? = nil
+    var foodUnit: String? = nil
+    var foodGramsPerUnit: Double? = nil
+    var foodKcalPer100g: Double? = nil
+    var foodProteinPer100g: Double? = nil
+    var foodCarbohydratePer100g: Double? = nil
+    var foodFatPer100g: Double? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
     var lineUnit: LineUnit { LineUnit(rawValue: unit) ?? .household }
+
+    /// The line's food with the figures it was prescribed with: a food corrected, merged or hidden since
+    /// leaves this meal's energy and names as they were. `current` gives the id and what the line lacks.
+    func prescribedFood(_ current: Food) -> Food {
+        guard let kcal = foodKcalPer100g else { return current }
+        var food = current
+        food.namePtBR = foodNamePtBR ?? current.namePtBR
+        food.nameEs = foodNameEs ?? current.nameEs
+        food.nameCa = foodNameCa ?? current.nameCa
+        food.nameEn = foodNameEn ?? current.nameEn
+        food.unit = foodUnit ?? current.unit
+        food.gramsPerUnit = foodGramsPerUnit ?? current.gramsPerUnit
+        food.kcalPer100g = kcal
+        food.proteinPer100g = foodProteinPer100g
+        food.carbohydratePer100g = foodCarbohydratePer100g
+        food.fatPer100g = foodFatPer100g
+        return food
+    }
 }
 
 /// A meal with its lines and their foods, as every meal page shows it.
@@ -105,7 +134,7 @@ struct MealScreen: Sendable {
         let foods = Dictionary(uniqueKeysWithValues: try Food.fetchAll(db, keys: Set(lines.map(\.foodId))).map { ($0.id!, $0) })
         return meals.map { meal in
             MealScreen(meal: meal, lines: lines.filter { $0.mealId == meal.id }.compactMap { line in
-                foods[line.foodId].map { Line(line: line, food: $0) }
+                foods[line.foodId].map { Line(line: line, food: line.prescribedFood($0)) }
             })
         }
     }
@@ -117,6 +146,8 @@ struct MealScreen: Sendable {
         let foods = Dictionary(uniqueKeysWithValues: try Food.fetchAll(db, SQLRequest(sql: """
             SELECT * FROM food WHERE id IN (SELECT foodId FROM mealLine WHERE mealId = ?)
             """, arguments: [meal.id], cached: true)).map { ($0.id!, $0) })
-        return MealScreen(meal: meal, lines: lines.compactMap { line in foods[line.foodId].map { Line(line: line, food: $0) } })
+        return MealScreen(meal: meal, lines: lines.compactMap { line in
+            foods[line.foodId].map { Line(line: line, food: line.prescribedFood($0)) }
+        })
     }
 }

@@ -148,6 +148,18 @@ enum FoodInput {
     }
 }
 
+extension FoodInput {
+    /// The edit form filled with a food, in the reader's language.
+    static func formState(of food: Food, _ locale: AppLocale, _ format: LocalizedFormat) -> FormState {
+        var values = ["name": food.name(locale), "unit": food.unit, "gramsPerUnit": format.decimal(food.gramsPerUnit),
+                      "kcal": format.decimal(food.kcalPer100g), "version": "\(food.version)"]
+        values["protein"] = food.proteinPer100g.map { format.decimal($0) } ?? ""
+        values["carbohydrate"] = food.carbohydratePer100g.map { format.decimal($0) } ?? ""
+        values["fat"] = food.fatPer100g.map { format.decimal($0) } ?? ""
+        return FormState(values: values)
+    }
+}
+
 /// The catalogue's own arithmetic. Pure.
 enum FoodRules {
     /// Protein, carbohydrate and fat per 100 g cannot weigh more than 100 g together; returns their

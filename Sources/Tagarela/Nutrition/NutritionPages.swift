@@ -160,6 +160,32 @@ struct ReviewPage: PageModel {
         let label: String
     }
 
+    /// One figure of a day against the target: prescribed and eaten, each with its standing.
+    struct TargetFigure: PageModel {
+        let text: String
+        /// `target-under`, `target-within`, `target-over`; empty without a target for it.
+        let standingClass: String
+        let mark: String
+        let standing: String
+    }
+
+    struct TargetCell: PageModel {
+        /// The column's heading, for a phone, where the table is a list of days.
+        let label: String
+        let prescribed: TargetFigure
+        let eaten: TargetFigure?
+    }
+
+    struct TargetRow: PageModel {
+        let day: String
+        let cells: [TargetCell]
+    }
+
+    struct TargetHeader: PageModel {
+        let label: String
+        let target: String
+    }
+
     let patientId: Int64
     let patientName: String
     let weekTitle: String
@@ -187,6 +213,14 @@ struct ReviewPage: PageModel {
     let sharesMeasurements: Bool
     let copyForm: FormState
     let weightForm: FormState
+    /// The daily target: its form, a second tab's conflict, and the week's days against it.
+    let targetForm: FormState
+    let targetConflict: String?
+    let targetURL: String
+    let hasTarget: Bool
+    let targetHeaders: [TargetHeader]
+    let targetRows: [TargetRow]
+    let targetLegend: [Legend]
     let newMealURL: String
     let patientURL: String
     let printURL: String
@@ -197,7 +231,7 @@ struct ReviewPage: PageModel {
     let addWeightURL: String
 
     init(data: NutritionQueries.Week, now: (date: String, time: String), copyForm: FormState, weightForm: FormState,
-         context: RequestContext) {
+         targetForm: FormState, targetConflict: String?, context: RequestContext) {
         let t = context.t, format = context.format
         let patient = data.linked.patient, id = patient.userId
         let monday = data.monday, sunday = ISODate.adding(6, to: monday)
@@ -217,6 +251,13 @@ struct ReviewPage: PageModel {
         addWeightURL = NutritionEndpoints.addWeight.path(id)
         self.copyForm = copyForm
         self.weightForm = weightForm
+        self.targetForm = targetForm
+        self.targetConflict = targetConflict
+        targetURL = NutritionEndpoints.setTarget.path(id)
+        (hasTarget, targetHeaders, targetRows) = Self.targetTable(data, monday: monday, t, format)
+        targetLegend = TargetStanding.allCases.map {
+            Legend(mark: $0.mark, statusClass: "target-\($0.rawValue)", label: t["target_standing_\($0.rawValue)"])
+        }
         overdue = data.queueHead.map { screen, count in
             let view = MealView(screen, t, format)
             let day = screen.meal.date
@@ -261,10 +302,10 @@ struct ReviewPage: PageModel {
             title: t["chart_energy"], unit: "kcal", labels: chartDays.map { format.shortDate(iso: $0) },
             series: [.init(name: t["energy_prescribed"], values: chartDays.map { day in byDay[day]!.reduce(0) { $0 + $1.plannedKcal } },
                            colour: LineChart.palette[0]),
-                     .init(name: t["week_energy_eaten"], values: chartDays.map { day -> Double? in
-                         let known = byDay[day]!.compactMap(\.eatenKcal)
-                         return known.isEmpty ? nil : known.reduce(0, +)
+                     .init(name: t["week_energy_eaten"], values: chartDays.map { day in
+                         NutritionWeek.dayEatenKcal(byDay[day]!.map(\.eatenKcal))
                      }, colour: LineChart.palette[1])],
+            days: chartDays.map { ISODate.dayNumber($0) ?? 0 }, fromZero: true, breaksAtMissing: true,
             format: { format.decimal($0, fractionDigits: 0) }).svg
 
         // The grid: a row per day, a column per kind of meal the week holds.
@@ -325,8 +366,43 @@ struct ReviewPage: PageModel {
             title: t["field_weight"], unit: "kg",
             labels: data.weights.map { format.shortDate(iso: $0.measuredOn) },
             series: [.init(name: t["field_weight"], values: data.weights.map(\.kg), colour: LineChart.palette[2])],
-            format: { format.decimal($0) }).svg
+            days: data.weights.map { ISODate.dayNumber($0.measuredOn) ?? 0 }, format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
+    }
+
+    /// The week's days with meals, prescribed and eaten against the daily target (energy and each macronutrient
+    /// the target names), as wger's plans colour planned against logged. A day's eaten figures show only when
+    /// every meal of it is known.
+    static func targetTable(_ data: NutritionQueries.Week, monday: String, _ t: Translator,
+                            _ format: LocalizedFormat) -> (Bool, [TargetHeader], [TargetRow]) {
+        guard let target = data.target else { return (false, [], []) }
+        let measures: [(String, Double?, String, (Nutrients) -> Double)] = [
+            (t["target_kcal"], target.kcal, "kcal", \.kcal), (t["target_protein"], target.proteinG, "g", \.protein),
+            (t["target_carbohydrate"], target.carbohydrateG, "g", \.carbohydrate), (t["target_fat"], target.fatG, "g", \.fat),
+        ]
+        let headers = measures.map { label, goal, unit, _ in
+            TargetHeader(label: label, target: goal.map { "\(format.decimal($0, fractionDigits: 0)) \(unit)" } ?? "—")
+        }
+        func figure(_ value: Double, _ goal: Double?, _ unit: String) -> TargetFigure {
+            let text = "\(format.decimal(value, fractionDigits: 0)) \(unit)"
+            guard let goal else { return TargetFigure(text: text, standingClass: "", mark: "", standing: "") }
+            let standing = TargetStanding.of(value, target: goal)
+            return TargetFigure(text: text, standingClass: "target-\(standing.rawValue)", mark: standing.mark,
+                                standing: t["target_standing_\(standing.rawValue)"])
+        }
+        let rows = NutritionWeek.days(from: monday).compactMap { day -> TargetRow? in
+            let screens = data.screens.filter { $0.meal.date == day }
+            guard !screens.isEmpty else { return nil }
+            let prescribed = screens.reduce(Nutrients()) { $0 + $1.prescribed }
+            let eatenKnown = screens.allSatisfy { $0.eaten != nil }
+            let eaten = eatenKnown ? screens.reduce(Nutrients()) { $0 + $1.eaten! } : nil
+            return TargetRow(day: format.shortDate(iso: day), cells: zip(measures, headers).map { measure, header in
+                let (_, goal, unit, value) = measure
+                return TargetCell(label: "\(header.label) · \(t["target_goal"]) \(header.target)",
+                                  prescribed: figure(value(prescribed), goal, unit), eaten: eaten.map { figure(value($0), goal, unit) })
+            })
+        }
+        return (true, headers, rows)
     }
 }
 
@@ -420,6 +496,8 @@ struct MealPlanPage: PageModel {
 struct FoodsPage: PageModel {
     struct Row: PageModel {
         let name: String
+        /// Correct, merge or remove the food.
+        let editURL: String
         let unit: String
         let energy: String
         let macros: String
@@ -441,7 +519,7 @@ struct FoodsPage: PageModel {
         rows = foods.map { food in
             let macros = [("P", food.proteinPer100g), ("C", food.carbohydratePer100g), ("G", food.fatPer100g)]
                 .map { "\($0.0) \($0.1.map { format.decimal($0) } ?? "—")" }.joined(separator: " · ")
-            return Row(name: food.name(format.locale),
+            return Row(name: food.name(format.locale), editURL: NutritionEndpoints.editFood.path(food.id!),
                        unit: "\(t["unit_\(food.unit)"]) = \(format.decimal(food.gramsPerUnit)) g",
                        energy: "\(format.decimal(food.kcalPer100g, fractionDigits: 0)) kcal", macros: macros,
                        source: food.source.split(separator: ",").first.map(String.init) ?? food.source)
@@ -450,5 +528,47 @@ struct FoodsPage: PageModel {
         self.form = form
         units = Food.units.map { Option(value: $0, label: t["unit_\($0)"], isSelected: form["unit"] == $0) }
         countText = t("foods_count", ["count": "\(foods.count)"])
+    }
+}
+
+/// A food's correction, merge into another and removal, on one page.
+struct FoodEditPage: PageModel {
+    typealias Option = SelectOption
+
+    let name: String
+    let form: FormState
+    let units: [Option]
+    let conflict: String?
+    let updateURL: String
+    let mergeURL: String
+    let removeURL: String
+    let cancelURL = NutritionEndpoints.showFoods.path()
+    let others: [Option]
+    let hasOthers: Bool
+    let mergeError: String?
+    /// What removing does: a food in meals is hidden, one in none is deleted.
+    let removeText: String
+    let usesText: String
+
+    init(food: Food, uses: Int, others: [Food], form: FormState, conflict: String?, _ t: Translator, _ format: LocalizedFormat) {
+        name = food.name(format.locale)
+        self.form = form
+        self.conflict = conflict
+        units = Food.units.map { Option(value: $0, label: t["unit_\($0)"], isSelected: form["unit"] == $0) }
+        updateURL = NutritionEndpoints.updateFood.path(food.id!)
+        mergeURL = NutritionEndpoints.mergeFood.path(food.id!)
+        removeURL = NutritionEndpoints.removeFood.path(food.id!)
+        // Foods with the same first word first: the likely duplicates.
+        let firstWord = name.split(separator: " ").first.map { $0.lowercased() } ?? ""
+        let sorted = others.filter { $0.name(format.locale).lowercased().hasPrefix(firstWord) }
+            + others.filter { !$0.name(format.locale).lowercased().hasPrefix(firstWord) }
+        self.others = sorted.map { other in
+            Option(value: "\(other.id!)", label: "\(other.name(format.locale)) · \(format.decimal(other.kcalPer100g, fractionDigits: 0)) kcal",
+                   isSelected: false)
+        }
+        hasOthers = !others.isEmpty
+        mergeError = form.errors["into"]
+        usesText = t("food_uses", ["count": "\(uses)"])
+        removeText = uses > 0 ? t["food_remove_hides"] : t["food_remove_deletes"]
     }
 }

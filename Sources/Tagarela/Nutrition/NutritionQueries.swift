@@ -15,6 +15,8 @@ enum NutritionQueries {
         let queueHead: (MealScreen, Int)?
         let deviations: [Adherence.Deviation]
         let weights: [WeightEntry]
+        /// The patient's daily target, when the nutritionist set one.
+        let target: DailyTarget?
     }
 
     static let periodWeeks = 4
@@ -28,7 +30,8 @@ enum NutritionQueries {
                     periodFrom: periodFrom, period: try energies(patientId: patientId, from: periodFrom, to: sunday, db),
                     queueHead: try overdueHead(patientId: patientId, now: now, db),
                     deviations: try Adherence.deviations(patientId: patientId, limit: 5, db),
-                    weights: try Weights.entries(of: patientId, forClinician: true, db))
+                    weights: try Weights.entries(of: patientId, forClinician: true, db),
+                    target: try DailyTarget.fetchOne(db, key: patientId))
     }
 
     /// The meals of the week starting at `monday`, in full (lines and foods), by day and time.
@@ -65,7 +68,8 @@ enum NutritionQueries {
 
     /// The same arithmetic as `NutritionRules.nutrients`: a household quantity counts its unit's grams,
     /// grams and millilitres count as themselves.
-    private static let gramsSQL = "CASE l.unit WHEN 'household' THEN %@ * f.gramsPerUnit ELSE %@ END * f.kcalPer100g / 100"
+    /// The line's own figures (as prescribed), not the catalogue's present ones.
+    private static let gramsSQL = "CASE l.unit WHEN 'household' THEN %@ * l.foodGramsPerUnit ELSE %@ END * l.foodKcalPer100g / 100"
 
     static func energies(patientId: Int64, from: String, to: String, _ db: Database) throws -> [MealEnergy] {
         let planned = String(format: gramsSQL, "l.quantity", "l.quantity")
@@ -73,7 +77,7 @@ enum NutritionQueries {
         let rows = try Row.fetchAll(db.cachedStatement(sql: """
             SELECT m.id, m.date, m.time, m.type, m.customName, m.status, m.reason, m.eatenInstead, m.eatenShare,
                    coalesce(sum(\(planned)), 0) AS planned, coalesce(sum(\(consumed)), 0) AS consumed
-            FROM meal m LEFT JOIN mealLine l ON l.mealId = m.id LEFT JOIN food f ON f.id = l.foodId
+            FROM meal m LEFT JOIN mealLine l ON l.mealId = m.id
             WHERE m.patientId = ? AND m.date >= ? AND m.date <= ?
             GROUP BY m.id ORDER BY m.date, m.time, m.id
             """), arguments: [patientId, from, to])
@@ -106,9 +110,25 @@ enum NutritionQueries {
         return (try MealScreen.fetch(head, db), overdue)
     }
 
-    /// The catalogue in the reader's language, by name.
+    /// The version of a patient's daily target (0: none yet).
+    static func targetVersion(_ patientId: Int64, _ db: Database) throws -> Int {
+        try DailyTarget.fetchOne(db, key: patientId)?.version ?? 0
+    }
+
+    /// One food of the catalogue (hidden ones are gone for the catalogue's pages: 404).
+    static func food(_ id: Int64, _ db: Database) throws -> Food {
+        guard let food = try Food.fetchOne(db, key: id), food.hiddenAt == nil else { throw AppError.notFound }
+        return food
+    }
+
+    /// How many meal lines prescribe a food (what a merge moves, what makes a removal a hiding).
+    static func foodUses(_ id: Int64, _ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM mealLine WHERE foodId = ?", arguments: [id]) ?? 0
+    }
+
+    /// The catalogue in the reader's language, by name; hidden foods are left out.
     static func foods(matching search: String = "", in locale: AppLocale, _ db: Database) throws -> [Food] {
-        var request = Food.all()
+        var request = Food.filter(sql: "hiddenAt IS NULL")
         if !search.isEmpty { request = request.filter(sql: "\(Food.nameColumn(locale)) LIKE ?", arguments: ["%\(search)%"]) }
         return try request.order(sql: "\(Food.nameColumn(locale)) COLLATE NOCASE").fetchAll(db)
     }
@@ -119,8 +139,16 @@ enum NutritionQueries {
         let foods: [Food]
     }
 
-    static func mealForm(patientId: Int64, visibleTo actor: Actor, locale: AppLocale, _ db: Database) throws -> MealForm {
-        MealForm(linked: try PeopleQueries.person(patientId, visibleTo: actor, db), foods: try foods(in: locale, db))
+    /// The catalogue for the form; editing `mealId`, also the hidden foods it prescribes, so they stay chosen.
+    static func mealForm(patientId: Int64, visibleTo actor: Actor, locale: AppLocale, keeping mealId: Int64? = nil,
+                         _ db: Database) throws -> MealForm {
+        var list = try foods(in: locale, db)
+        if let mealId {
+            list += try Food.fetchAll(db, sql: """
+                SELECT * FROM food WHERE hiddenAt IS NOT NULL AND id IN (SELECT foodId FROM mealLine WHERE mealId = ?)
+                """, arguments: [mealId])
+        }
+        return MealForm(linked: try PeopleQueries.person(patientId, visibleTo: actor, db), foods: list)
     }
 
     /// A meal of the patient that can still change; an answered one is the patient's record (409),

@@ -5,7 +5,7 @@ import HTTPServer
 /// The nutritionist's side: prescribe meals, copy a day, review answers and adherence, the food catalogue.
 enum NutritionRoutes {
     static let templates = ["nutrition/review", "nutrition/week-meal", "nutrition/plan", "nutrition/meal-form",
-                            "nutrition/food-options", "nutrition/foods"]
+                            "nutrition/food-options", "nutrition/foods", "nutrition/food-edit"]
 
     static func add(to router: inout Router<Route>) {
         router.read(NutritionEndpoints.review, review)
@@ -17,8 +17,13 @@ enum NutritionRoutes {
         router.write(NutritionEndpoints.withdrawMeal, withdrawMeal)
         router.write(NutritionEndpoints.copyDay, copyDay)
         router.write(NutritionEndpoints.addWeight, addWeight)
+        router.write(NutritionEndpoints.setTarget, setTarget)
         router.read(NutritionEndpoints.showFoods, showFoods)
         router.write(NutritionEndpoints.createFood, createFood)
+        router.read(NutritionEndpoints.editFood, editFood)
+        router.write(NutritionEndpoints.updateFood, updateFood)
+        router.write(NutritionEndpoints.mergeFood, mergeFood)
+        router.write(NutritionEndpoints.removeFood, removeFood)
     }
 
     /// Nutrition pages need the nutrition specialty: a speech therapist linked to the same child gets 403.
@@ -52,13 +57,37 @@ enum NutritionRoutes {
 
     /// The week page's model; a refused copy or weight form comes back in it with what was typed and its errors.
     static func reviewModel(_ context: RequestContext, patientId: Int64, copyForm: FormState? = nil, weightForm: FormState? = nil,
-                            _ db: Database) throws -> ReviewPage {
+                            targetForm: FormState? = nil, targetConflict: String? = nil, _ db: Database) throws -> ReviewPage {
         let actor = try requireNutritionist(context)
         let now = today(context)
         let data = try NutritionQueries.week(patientId: patientId, visibleTo: actor, monday: requestedWeek(context, today: now.date),
                                              now: now, db)
         return ReviewPage(data: data, now: now, copyForm: copyForm ?? FormState(values: ["source": now.date]),
-                          weightForm: weightForm ?? FormState(), context: context)
+                          weightForm: weightForm ?? FormState(),
+                          targetForm: targetForm ?? DailyTarget.formState(of: data.target, context.format),
+                          targetConflict: targetConflict, context: context)
+    }
+
+    /// Sets the patient's daily target; a refused value or a second tab comes back on the review page as typed.
+    @Sendable static func setTarget(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
+        let actor = try requireNutritionist(context)
+        _ = try PeopleQueries.person(patientId, visibleTo: actor, db)
+        var form = FormState(context.request.form, fields: DailyTarget.fields)
+        guard let figures = DailyTarget.read(&form, context.t, context.format) else {
+            return .page("nutrition/review", title: "nutrition_review_title",
+                         try reviewModel(context, patientId: patientId, targetForm: form, db), status: .unprocessableContent)
+        }
+        do {
+            try DailyTargets.save(patientId: patientId, figures, from: Int(form["targetVersion"]), by: actor.userId,
+                                  audit: context.audit, db)
+        } catch is DailyTargets.ChangedSinceOpened {
+            // What was typed stays; saving again now replaces the other change knowingly.
+            form.values["targetVersion"] = "\(try NutritionQueries.targetVersion(patientId, db))"
+            return .page("nutrition/review", title: "nutrition_review_title",
+                         try reviewModel(context, patientId: patientId, targetForm: form,
+                                         targetConflict: context.t["target_changed_elsewhere"], db), status: .conflict)
+        }
+        return .redirect(to: NutritionEndpoints.review.path(patientId), flash: "target_saved")
     }
 
     /// The week's meal plan on one A4 page, to print for the patient.
@@ -134,7 +163,7 @@ enum NutritionRoutes {
 
     @Sendable static func editMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ mealId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
-        let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, db)
+        let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, keeping: mealId, db)
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         return .page("nutrition/meal-form", title: "meal_edit_title",
                      mealFormPage(context, data, mealId: mealId, form: MealInput.formState(of: screen, context.format),
@@ -144,7 +173,7 @@ enum NutritionRoutes {
     @Sendable static func updateMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64, _ mealId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
         var form = FormState(context.request.form, fields: MealInput.fieldNames)
-        let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, db)
+        let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, keeping: mealId, db)
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
         guard let input = try MealInput.read(&form, today: today(context).date, context.format, context.t, db) else {
             return .page("nutrition/meal-form", title: "meal_edit_title",
@@ -233,5 +262,58 @@ enum NutritionRoutes {
         }
         try Foods.add(food, audit: context.audit, db)
         return .redirect(to: NutritionEndpoints.showFoods.path(), flash: "food_created")
+    }
+
+    static let foodFields = ["name", "unit", "gramsPerUnit", "kcal", "protein", "carbohydrate", "fat", "version"]
+
+    static func foodEditPage(_ context: RequestContext, _ food: Food, form: FormState, conflict: String? = nil,
+                             status: Status = .ok, _ db: Database) throws -> Reply {
+        let others = try NutritionQueries.foods(in: context.locale, db).filter { $0.id != food.id }
+        return .page("nutrition/food-edit", title: "food_edit_title",
+                     FoodEditPage(food: food, uses: try NutritionQueries.foodUses(food.id!, db), others: others, form: form,
+                                  conflict: conflict, context.t, context.format), status: status)
+    }
+
+    @Sendable static func editFood(_ context: RequestContext, _ db: Database, _ foodId: Int64) throws -> Reply {
+        _ = try requireNutritionist(context)
+        let food = try NutritionQueries.food(foodId, db)
+        return try foodEditPage(context, food, form: FoodInput.formState(of: food, context.locale, context.format), db)
+    }
+
+    @Sendable static func updateFood(_ context: RequestContext, _ db: Database, _ foodId: Int64) throws -> Reply {
+        let actor = try requireNutritionist(context)
+        let food = try NutritionQueries.food(foodId, db)
+        var form = FormState(context.request.form, fields: foodFields)
+        guard let corrected = FoodInput.read(&form, context.t, context.format, createdBy: actor.userId) else {
+            return try foodEditPage(context, food, form: form, status: .unprocessableContent, db)
+        }
+        do {
+            try Foods.update(food, from: Int(form["version"]), to: corrected, locale: context.locale, audit: context.audit, db)
+        } catch is Foods.ChangedSinceOpened {
+            // What was typed stays; saving again now replaces the other correction knowingly.
+            form.values["version"] = "\(food.version)"
+            return try foodEditPage(context, food, form: form, conflict: context.t["food_changed_elsewhere"], status: .conflict, db)
+        }
+        return .redirect(to: NutritionEndpoints.showFoods.path(), flash: "food_updated")
+    }
+
+    @Sendable static func mergeFood(_ context: RequestContext, _ db: Database, _ foodId: Int64) throws -> Reply {
+        _ = try requireNutritionist(context)
+        let duplicate = try NutritionQueries.food(foodId, db)
+        guard let keptId = Int64(context.request.form["into"] ?? ""), keptId != foodId,
+              let kept = try? NutritionQueries.food(keptId, db) else {
+            var form = FoodInput.formState(of: duplicate, context.locale, context.format)
+            form.fail("into", context.t["error_choose_option"])
+            return try foodEditPage(context, duplicate, form: form, status: .unprocessableContent, db)
+        }
+        try Foods.merge(duplicate, into: kept, audit: context.audit, db)
+        return .redirect(to: NutritionEndpoints.showFoods.path(), flash: "food_merged")
+    }
+
+    @Sendable static func removeFood(_ context: RequestContext, _ db: Database, _ foodId: Int64) throws -> Reply {
+        _ = try requireNutritionist(context)
+        let food = try NutritionQueries.food(foodId, db)
+        let removal = try Foods.remove(food, audit: context.audit, db)
+        return .redirect(to: NutritionEndpoints.showFoods.path(), flash: removal == .hidden ? "food_hidden" : "food_deleted")
     }
 }

@@ -82,4 +82,51 @@ enum NutritionSchema {
             t.add(column: "eatenShare", .integer).check(sql: "eatenShare BETWEEN 0 AND 300")
         }
     }
+
+    /// The catalogue can be corrected (issue 52): a meal line keeps the food's figures as they were when it
+    /// was prescribed (names, household unit, grams per unit, energy and macronutrients per 100 g), so
+    /// editing, merging or hiding a food never changes a past meal. Existing lines are filled from the
+    /// foods' present figures; a trigger fills every new line from its food, whoever writes it (a new meal,
+    /// an edit, a copied day). Foods get a version (two tabs) and a hidden mark (a used food is hidden from
+    /// the catalogue instead of deleted). Shipped 2026-11. Never edit.
+    static func v4FoodSnapshots(_ db: Database) throws {
+        try db.alter(table: "food") { t in
+            t.add(column: "version", .integer).notNull().defaults(to: 1)
+            t.add(column: "hiddenAt", .datetime)
+        }
+        try db.alter(table: "mealLine") { t in
+            for name in ["foodNamePtBR", "foodNameEs", "foodNameCa", "foodNameEn", "foodUnit"] { t.add(column: name, .text) }
+            for name in ["foodGramsPerUnit", "foodKcalPer100g", "foodProteinPer100g", "foodCarbohydratePer100g", "foodFatPer100g"] {
+                t.add(column: name, .double)
+            }
+        }
+        let snapshot = """
+            (foodNamePtBR, foodNameEs, foodNameCa, foodNameEn, foodUnit, foodGramsPerUnit, foodKcalPer100g,
+             foodProteinPer100g, foodCarbohydratePer100g, foodFatPer100g)
+            = (SELECT namePtBR, nameEs, nameCa, nameEn, unit, gramsPerUnit, kcalPer100g, proteinPer100g, carbohydratePer100g,
+                      fatPer100g FROM food WHERE food.id = mealLine.foodId)
+            """
+        try db.execute(sql: "UPDATE mealLine SET \(snapshot)")
+        try db.execute(sql: """
+            CREATE TRIGGER mealLine_food_snapshot AFTER INSERT ON mealLine FOR EACH ROW WHEN NEW.foodKcalPer100g IS NULL
+            BEGIN
+                UPDATE mealLine SET \(snapshot) WHERE id = NEW.id;
+            END
+            """)
+    }
+
+    /// A daily energy and macronutrient target per patient, set by the nutritionist (issue 52, item 6).
+    /// Shipped 2026-11. Never edit.
+    static func v5DailyTargets(_ db: Database) throws {
+        try db.create(table: "nutritionTarget") { t in
+            t.primaryKey("patientId", .integer).references("patient", column: "userId", onDelete: .cascade)
+            t.column("kcal", .double).notNull().check(sql: "kcal BETWEEN 500 AND 6000")
+            t.column("proteinG", .double).check(sql: "proteinG BETWEEN 0 AND 1000")
+            t.column("carbohydrateG", .double).check(sql: "carbohydrateG BETWEEN 0 AND 1000")
+            t.column("fatG", .double).check(sql: "fatG BETWEEN 0 AND 1000")
+            t.column("version", .integer).notNull().defaults(to: 1)
+            t.column("updatedBy", .integer).references("user", onDelete: .setNull)
+            t.column("updatedAt", .datetime).notNull()
+        }
+    }
 }

@@ -110,6 +110,13 @@ enum NutritionWeek {
         }
     }
 
+    /// The energy eaten on a day, for the chart: known only when every meal of the day is (answered and, when not
+    /// followed, estimated). A day with one meal unanswered or not estimated is a gap, never a plunge towards 0 kcal.
+    static func dayEatenKcal(_ meals: [Double?]) -> Double? {
+        guard !meals.isEmpty, meals.allSatisfy({ $0 != nil }) else { return nil }
+        return meals.reduce(0) { $0 + $1! }
+    }
+
     /// Whether a week's plan needs the smaller type to print on one A4 sheet: more than five kinds of
     /// meal, or a day of more than 24 lines (a meal's heading and its foods), beyond what the demo's
     /// four meals a day with up to four foods take.

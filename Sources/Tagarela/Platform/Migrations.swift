@@ -43,6 +43,9 @@ enum Migrations {
         migrator.registerMigration("2026-11 privacy: media looked up by file", migrate: MediaAccess.v1Indexes)
         migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
         migrator.registerMigration("2026-11 EduCAT: the teacher's own pictures", migrate: EduCATSchema.v4OwnPictures)
+        migrator.registerMigration("2026-11 Nutrition: meal lines keep their food's figures; foods get versions and can be hidden",
+                                   migrate: NutritionSchema.v4FoodSnapshots)
+        migrator.registerMigration("2026-11 Nutrition: daily targets per patient", migrate: NutritionSchema.v5DailyTargets)
         return migrator
     }
 }

@@ -14,7 +14,7 @@ struct ArchiveSection: Sendable {
     let name: String
     /// The database tables it tells about (`PatientArchiveTests` checks no table with a patient is forgotten).
     let tables: [String]
-    /// One query; `?1` is the patient's id; `{food}` the food's name column in the reader's language.
+    /// One query; `?1` is the patient's id; `{language}` the suffix of the name columns in the reader's language.
     let sql: String
 }
 
@@ -102,8 +102,12 @@ enum PatientArchive {
             FROM meal m LEFT JOIN user c ON c.id = m.clinicianId WHERE m.patientId = ?1 ORDER BY m.date, m.time
             """),
         ArchiveSection(name: "meal_foods", tables: ["mealLine"], sql: """
-            SELECT l.mealId AS meal, m.date, f.{food} AS food, l.quantity, l.unit, l.consumedQuantity
+            SELECT l.mealId AS meal, m.date, coalesce(l.foodName{language}, f.name{language}) AS food, l.quantity, l.unit,
+                   l.consumedQuantity
             FROM mealLine l JOIN meal m ON m.id = l.mealId JOIN food f ON f.id = l.foodId WHERE m.patientId = ?1 ORDER BY m.date, m.time, l.position
+            """),
+        ArchiveSection(name: "nutrition_targets", tables: ["nutritionTarget"], sql: """
+            SELECT kcal, proteinG, carbohydrateG, fatG, updatedAt FROM nutritionTarget WHERE patientId = ?1
             """),
         ArchiveSection(name: "weights", tables: ["weightEntry"], sql: """
             SELECT measuredOn, grams, source, createdAt FROM weightEntry WHERE patientId = ?1 ORDER BY measuredOn
@@ -147,18 +151,18 @@ enum PatientArchive {
         "loginChallenge": "sign-in tokens",
     ]
 
-    /// The food name column read in `locale`'s language (`{food}` in a section's query).
-    static func foodColumn(_ locale: AppLocale) -> String {
+    /// The suffix of a food's name columns in `locale`'s language (`{language}` in a section's query).
+    static func nameSuffix(_ locale: AppLocale) -> String {
         switch locale {
-        case .ptBR: "namePtBR"
-        case .es: "nameEs"
-        case .ca: "nameCa"
-        case .en: "nameEn"
+        case .ptBR: "PtBR"
+        case .es: "Es"
+        case .ca: "Ca"
+        case .en: "En"
         }
     }
 
     static func sql(of section: ArchiveSection, locale: AppLocale) -> String {
-        section.sql.replacingOccurrences(of: "{food}", with: foodColumn(locale))
+        section.sql.replacingOccurrences(of: "{language}", with: nameSuffix(locale))
     }
 
     /// One section's rows: column names and values as text (nil for NULL).

@@ -130,6 +130,7 @@ struct ReportPage: PageModel {
                                             labels: report.weights.map { format.shortDate(iso: $0.day) },
                                             series: [.init(name: t["overview_weight"], values: report.weights.map { Double($0.grams) / 1000 },
                                                            colour: LineChart.palette[2])],
+                                            days: report.weights.map { ISODate.dayNumber($0.day) ?? 0 },
                                             format: { format.decimal($0, fractionDigits: 1) }).svg)
             }
         }
