@@ -136,6 +136,7 @@ import Testing
     @Test(arguments: [
         ("texto.png", "image/png", Array("isto não é uma imagem, é texto".utf8)),
         ("desenho.svg", "image/svg+xml", Array(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)),
+        ("vazia.png", "image/png", []),
     ])
     func picturesThatAreNotImagesAreRefused(_ name: String, _ type: String, _ content: [UInt8]) async throws {
         let test = try await TestApp()
@@ -144,7 +145,7 @@ import Testing
         let refused = try ana.postMultipart("/symbols", fields: [("name", "bola"), ("categoryId", "\(category)")],
                                             files: [(field: "image", filename: name, contentType: type, content: content)])
         #expect(refused.status == 422)
-        #expect(refused.text.contains("Esta imagem não pôde ser lida"))
+        #expect(refused.text.contains(content.isEmpty ? "o arquivo escolhido está vazio (0 bytes)" : "Esta imagem não pôde ser lida"))
         #expect(refused.text.contains(#"value="bola""#))
     }
 

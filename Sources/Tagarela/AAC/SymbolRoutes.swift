@@ -82,6 +82,8 @@ enum SymbolRoutes {
             do { media.image = try context.media.storeSymbolImage(upload) } catch {
                 media.errors["image"] = (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format)
             }
+        } else if let upload = context.request.file(named: "image"), !upload.filename.isEmpty {
+            media.errors["image"] = context.t["error_image_empty"]
         }
         if let upload = context.request.file(named: "audio"), upload.size > 0 {
             do { media.recording = try context.speech.normalise(recordingAt: upload.temporaryPath) } catch {
