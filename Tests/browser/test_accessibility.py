@@ -57,6 +57,15 @@ def choose_display(page, server, theme, text_size):
     return [a.get_attribute("href").split("/", 3)[3] for a in page.find_elements(By.CSS_SELECTOR, "main .tiles a")][:2]
 
 
+def patient_reachable(page, server, boards):
+    """Every page a patient reaches from her home (the week plan, her goals, the games…), with the fixed list."""
+    from selenium.webdriver.common.by import By
+    page.get(server.url + "/patient")
+    found = [a.get_attribute("href").split("/", 3)[3] for a in page.find_elements(By.CSS_SELECTOR, "main a[href^='/'], main a[href^='http']")]
+    paths = PATIENT_PAGES + ["/" + b for b in boards] + ["/" + f for f in found]
+    return list(dict.fromkeys(p for p in paths if not p.startswith(("/media/", "/pictograms/"))))
+
+
 def test_every_theme_passes_axe_on_the_patients_pages(demo_server, page):
     problems = []
     try:
@@ -66,7 +75,7 @@ def test_every_theme_passes_axe_on_the_patients_pages(demo_server, page):
             features = {"dark": [{"name": "prefers-color-scheme", "value": "dark"}],
                         "forced": [{"name": "forced-colors", "value": "active"}]}.get(media, [])
             page.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
-            for path in PATIENT_PAGES + ["/" + b for b in boards]:
+            for path in patient_reachable(page, demo_server, boards):
                 page.get(demo_server.url + path)
                 classes = page.execute_script("return document.documentElement.className")
                 assert f"theme-{theme}" in classes and f"text-{text_size}" in classes, (path, classes)
