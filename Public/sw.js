@@ -1,12 +1,14 @@
 // The service worker of Tagarela's offline boards (docs/decisions.md, "Offline boards and faults").
 // It keeps a patient's pages (home, boards, timer, games) (network first; the kept copy only when the network fails) and
 // the fingerprinted or content-addressed files they use (kept copy first: they never change).
-// Everything else, staff pages and every POST included, goes to the network as if it were not here.
+// Any other page goes to the network; when there is none, the kept "/offline" page says why and how to get back
+// (never the browser's error page). Every POST goes to the network as if this were not here.
 // Taps made offline are not its business: board-player.js queues them in localStorage.
 
 const PAGES = "tagarela-pages-v1";
 const FILES = "tagarela-files-v1";
 const LISTING = "/play/offline";
+const OFFLINE_PAGE = "/offline";
 // A page is refreshed when opened online; the others when the listing changes or after this long.
 const REFRESH_AFTER_MS = 5 * 60 * 1000;
 
@@ -40,6 +42,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate" && isPlayerPage(url)) event.respondWith(networkFirst(request, url));
+  else if (request.mode === "navigate") event.respondWith(networkOrExplained(request));
   else if (isKeptFile(url)) event.respondWith(keptFirst(url));
   else if (isImportedModule(url)) event.respondWith(fetchedFirst(url));
 });
@@ -53,6 +56,16 @@ async function fetchedFirst(url) {
   } catch (error) {
     const kept = await files.match(keyOf(url));
     if (kept) return kept;
+    throw error;
+  }
+}
+
+async function networkOrExplained(request) {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const explained = await (await caches.open(PAGES)).match(OFFLINE_PAGE);
+    if (explained) return explained;
     throw error;
   }
 }

@@ -251,3 +251,48 @@ def test_the_childs_home_and_games_open_offline_with_their_clips(data_dir, page)
             page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
     finally:
         server.stop()
+
+
+def links_of_home(page, server):
+    page.get(server.url + "/patient")
+    hrefs = [a.get_attribute("href") for a in page.find_elements(By.CSS_SELECTOR, "a[href^='/'], a[href^='http']")]
+    return list(dict.fromkeys(h for h in hrefs if h.startswith(server.url)))
+
+
+def test_every_link_of_a_patients_home_answers_offline(data_dir, page):
+    """Issue 53: offline, the meal check-in, the week plan, the goals and "leave patient mode" opened the
+    browser's error page. Each link of the child's home (patient mode) and of an adult patient's home, each on
+    their own tablet, now opens its kept copy or the page that says why it needs the network."""
+    server = RunningServer(data_dir, demo=True)
+    explained = {}
+    try:
+        for who in ("carla", "elisa"):
+            if who == "carla":
+                open_carlas_board(page, server)
+            else:
+                page.delete_all_cookies()
+                log_in(page, server, "elisa")
+            wait_until_boards_are_kept(page)
+            links = links_of_home(page, server)
+            assert len(links) >= 5, links
+            server.stop()  # the service worker's own fetches do not follow the page's emulated network
+            page.execute_cdp_cmd("Network.enable", {})
+            page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
+            try:
+                for url in links:
+                    page.get(url)
+                    assert page.execute_script("return document.querySelector('main h1') !== null"), (who, url, page.title)
+                    if page.find_elements(By.CSS_SELECTOR, ".offline-page"):
+                        explained.setdefault(who, []).append(url.split("/", 3)[3])
+                if who == "carla":
+                    page.get(server.url + "/patient-mode/exit")
+                    assert "Para o adulto: sair do modo paciente" in page.find_element(By.CSS_SELECTOR, "main").text
+                    page.save_screenshot(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens", "offline-exit-768x1024.png"))
+            finally:
+                page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+            server = RunningServer(data_dir, port=server.port)
+        # The check-in needs the network, and so does leaving patient mode: both say so.
+        assert "meals" in explained["carla"] and "patient-mode/exit" in explained["carla"], explained
+        assert "meals" in explained["elisa"], explained
+    finally:
+        server.stop()

@@ -36,7 +36,7 @@ struct OfflineBoards: Equatable {
         }
 
     static func pagePaths(planIds: [Int64], games: Bool = false) -> [String] {
-        homePaths + planIds.map { PlayerEndpoints.play.path($0) } + (games ? gamePaths : [])
+        homePaths + [SiteEndpoints.offline.path()] + planIds.map { PlayerEndpoints.play.path($0) } + (games ? gamePaths : [])
     }
 
     static func fetch(patientId: Int64, today: String, _ db: Database) throws -> OfflineBoards {

@@ -5,6 +5,8 @@ import HTTPServer
 enum SiteEndpoints {
     static let home = Endpoint< >(.get, "/", .anyone)
     static let about = Endpoint< >(.get, "/about", .anyone)
+    /// What a patient's tablet shows, from its kept copy, for a page that needs the network (`Public/sw.js`).
+    static let offline = Endpoint< >(.get, "/offline", .anyone)
     /// For load balancers and benchmarks; answered before any page (see `App.immediateResponse`).
     static let health = Endpoint< >(.get, "/healthz", .anyone)
 }

@@ -2,12 +2,19 @@ import HTTPServer
 
 /// The public pages: home, about, and the health check used by load balancers and benchmarks.
 enum SiteRoutes {
-    static let templates = ["site/home", "site/about"]
+    static let templates = ["site/home", "site/about", "site/offline"]
 
     static func add(to router: inout Router<Route>) {
         router.add(SiteEndpoints.home, showHome)
         router.add(SiteEndpoints.about, showAbout)
         router.add(SiteEndpoints.health, health)
+        router.add(SiteEndpoints.offline, showOffline)
+    }
+
+    /// Kept by the service worker with the boards, in the patient's language, and shown for any page that
+    /// needs the network while there is none: never the browser's error page.
+    @Sendable static func showOffline(_ context: RequestContext) -> Reply {
+        .page("site/offline", title: "offline_title", OfflinePage())
     }
 
     /// Answers without touching the database: it says the process serves, nothing more.
@@ -31,3 +38,7 @@ struct HomePage: PageModel {
 }
 
 struct AboutPage: PageModel {}
+
+struct OfflinePage: PageModel {
+    let homeURL = DashboardEndpoints.patient.path()
+}
