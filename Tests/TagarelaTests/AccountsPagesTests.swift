@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    /// Issue 53: before signing in, the language was the browser's alone; `?lang=` was ignored.
+    @Test func aLanguageChosenOnTheLoginPageStaysUntilSignedIn() async throws {
+        let test = try await TestApp()
+        let browser = Browser(client: test.client)
+        let login = try browser.get("/login")
+        #expect(login.text.contains(#"<a href="/login?lang=es" lang="es" hreflang="es">Español</a>"#))
+        let spanish = try browser.get("/login?lang=es")
+        #expect(spanish.text.contains(#"<html lang="es""#))
+        #expect(spanish.header("Set-Cookie")?.contains("tagarela_lang=es") == true || spanish.headers("Set-Cookie").contains { $0.hasPrefix("tagarela_lang=es") })
+        #expect(try browser.get("/about").text.contains(#"<html lang="es""#), "the choice is kept")
+        #expect(try browser.get("/login?lang=xx").text.contains(#"<html lang="es""#), "an unknown language changes nothing")
+        #expect(try browser.get("/login?lang=ca").text.contains(#"<html lang="ca""#))
+    }
+
     @Test func everyLinkOfThesePagesNamesARegisteredRoute() async throws {
         let test = try await TestApp()
         let anonymous = try test.browser()

@@ -380,8 +380,18 @@ enum AccountsRoutes {
 }
 
 struct LoginPage: PageModel {
+    struct Language: PageModel {
+        let code: String
+        let name: String
+        let url: String
+    }
+
     let form: FormState
     let logInURL = AccountsEndpoints.logIn.path()
+    /// Each language in its own name, before anyone signs in (`App.languageCookie`).
+    let languages: [Language] = AppLocale.allCases.map {
+        Language(code: $0.rawValue, name: $0.nativeName, url: AccountsEndpoints.showLogin.path() + "?lang=" + $0.rawValue)
+    }
 }
 
 struct InvitationPage: PageModel {

@@ -185,12 +185,20 @@ public final class App: Responder {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)
         }
-        let browserLocale = AppLocale.negotiate(userSetting: nil, acceptLanguage: request.headers["Accept-Language"])
+        let chosen = request.query["lang"].flatMap(AppLocale.init(rawValue:))
+        let browserLocale = AppLocale.negotiate(userSetting: chosen ?? request.cookies[Self.languageCookie].flatMap(AppLocale.init(rawValue:)),
+                                                acceptLanguage: request.headers["Accept-Language"])
         switch router.match(request.method, request.path) {
         case .found(let route, let parameters):
             var request = request
             request.pathParameters = parameters
-            return Self.withSecurityHeaders(dispatch(route, request, browserLocale: browserLocale))
+            var response = dispatch(route, request, browserLocale: browserLocale)
+            // A language chosen before signing in (the login page's links) is kept for the next pages.
+            if let chosen {
+                response.setCookie(SetCookie(name: Self.languageCookie, value: chosen.rawValue, maxAgeSeconds: 365 * 24 * 3600,
+                                             secure: configuration.secureCookies))
+            }
+            return Self.withSecurityHeaders(response)
         case .methodNotAllowed(let allowed):
             var page = errorPage(.methodNotAllowed, locale: browserLocale)
             page.headers["Allow"] = allowed.map(\.description).joined(separator: ", ")
@@ -358,6 +366,9 @@ public final class App: Responder {
         }
         return access.admits(actor) ? nil : recordingRefusal(errorPage(.forbidden, locale: context.locale, context: context), context)
     }
+
+    /// The language someone not signed in chose (`?lang=`); a signed-in person's own setting wins.
+    static let languageCookie = "tagarela_lang"
 
     public func errorResponse(_ status: Status, for request: Request) -> Response {
         let locale = AppLocale.negotiate(userSetting: nil, acceptLanguage: request.headers["Accept-Language"])

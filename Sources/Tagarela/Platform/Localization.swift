@@ -10,6 +10,16 @@ public enum AppLocale: String, CaseIterable, Sendable {
 
     public static let fallback = AppLocale.ptBR
 
+    /// The language's name in itself, the same on every page (a choice offered before anyone signs in).
+    var nativeName: String {
+        switch self {
+        case .ptBR: "Português (Brasil)"
+        case .es: "Español"
+        case .ca: "Català"
+        case .en: "English"
+        }
+    }
+
     /// The Foundation locale used to format numbers and dates.
     var foundationLocale: Locale {
         switch self {
