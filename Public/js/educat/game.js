@@ -47,6 +47,8 @@ export function setUpGame(root, queue) {
   const words = [...root.querySelectorAll(".educat-words li")].map((li) => ({ ...li.dataset, count: Number(li.dataset.count) }));
   const answers = [...root.querySelectorAll(".educat-answer")];
   const picture = q(".educat-picture"), syllables = q(".educat-syllables"), count = q(".educat-count");
+  // The picture's <img> is made here: an <img> without a src is invalid HTML until a word is asked.
+  picture?.appendChild(Object.assign(document.createElement("img"), { alt: "", width: 240, height: 240 }));
 
   if (untimed) {
     root.classList.add("is-untimed");

@@ -64,7 +64,9 @@ export function setUpLesson(root) {
   const question = root.querySelector(".educat-question");
   if (!question) return;
   const words = [...root.querySelectorAll(".educat-words li")].map((li) => li.dataset);
-  const picture = root.querySelector(".educat-picture"), image = picture.querySelector("img");
+  // The picture's <img> is made here: an <img> without a src is invalid HTML until a word is asked.
+  const picture = root.querySelector(".educat-picture");
+  const image = picture.appendChild(Object.assign(document.createElement("img"), { alt: "", width: 240, height: 240 }));
   const syllables = root.querySelector(".educat-syllables"), count = root.querySelector(".educat-count");
   let current = null;
   question.addEventListener("click", () => {

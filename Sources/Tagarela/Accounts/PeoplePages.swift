@@ -70,8 +70,9 @@ struct PatientPage: Encodable, Sendable {
     let sex: String?
     let diagnosis: String
     let startedOn: String?
-    let contact: String
-    let notes: String
+    /// The clinician's only, and only when filled in: no empty rows.
+    let contact: String?
+    let notes: String?
     let username: String?
     let hasPassword: Bool
     let tutors: [Tutor]
@@ -125,8 +126,8 @@ struct PatientPage: Encodable, Sendable {
         isClinician = actor.role == .clinician
         isNutritionist = isClinician && actor.specialties.contains(.nutrition)
         showsSpeech = !isClinician || actor.specialties.contains(.speech)
-        contact = isClinician ? patient.contact : ""
-        notes = isClinician ? patient.notes : ""
+        contact = isClinician && !patient.contact.isEmpty ? patient.contact : nil
+        notes = isClinician && !patient.notes.isEmpty ? patient.notes : nil
         username = user.username
         hasPassword = user.passwordHash != nil
         self.tutors = tutors.map {

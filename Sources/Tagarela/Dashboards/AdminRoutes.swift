@@ -103,7 +103,8 @@ struct AdminDashboard: PageModel {
         let name: String
         let username: String
         let role: String
-        let specialties: String
+        /// nil for staff without specialties (no empty brackets).
+        let specialties: String?
         let isActive: Bool
         let hasPassword: Bool
         let isSelf: Bool
@@ -126,8 +127,8 @@ struct AdminDashboard: PageModel {
             Member(id: user.id!, resetURL: AdminEndpoints.resetPassword.path(user.id!),
                    activationURL: AdminEndpoints.setActive.path(user.id!), name: user.displayName,
                    username: user.username ?? "", role: t["role_\(user.role.rawValue)"],
-                   specialties: Specialty.allCases.compactMap { user.specialtySet.contains($0) ? t["specialty_\($0.rawValue)"] : nil }
-                       .joined(separator: ", "),
+                   specialties: Optional(Specialty.allCases.compactMap { user.specialtySet.contains($0) ? t["specialty_\($0.rawValue)"] : nil }
+                       .joined(separator: ", ")).flatMap { $0.isEmpty ? nil : $0 },
                    isActive: user.isActive, hasPassword: user.passwordHash != nil, isSelf: user.id == actor.userId)
         }
     }

@@ -35,6 +35,7 @@ enum SiteRoutes {
 
 struct HomePage: PageModel {
     let today: String
+    let loginURL = AccountsEndpoints.showLogin.path()
 }
 
 struct AboutPage: PageModel {}
