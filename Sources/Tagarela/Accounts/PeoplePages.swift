@@ -162,8 +162,9 @@ struct ClientPage: PageModel {
     let initials: String
     let age: String?
     let sex: String?
-    let contact: String
-    let notes: String
+    /// Only when filled in: no empty rows.
+    let contact: String?
+    let notes: String?
 
     init(patient: Patient, user: User, context: RequestContext) {
         let zone = context.configuration.timeZone
@@ -173,8 +174,8 @@ struct ClientPage: PageModel {
         age = patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: ISODate.string(context.now, timeZone: zone)) }
             .map { context.t("age_years", ["years": "\($0)"]) }
         sex = patient.sex.map { context.t["sex_\($0.rawValue)"] }
-        contact = patient.contact
-        notes = patient.notes
+        contact = patient.contact.isEmpty ? nil : patient.contact
+        notes = patient.notes.isEmpty ? nil : patient.notes
     }
 }
 
