@@ -1,0 +1,9 @@
+import HTTPServer
+
+/// Every route of FHIRRoutes, declared once: its method, path and who may call it.
+enum FHIREndpoints {
+    /// The export's page: a period to choose, the whole record by default.
+    static let page = Endpoint<Int64>(.get, "/patients/:id/fhir", .signedIn([.clinician, .trainer]))
+    /// The record as a FHIR R4 Bundle (`?from=&to=`, ISO dates, both optional). A write: the export is audited.
+    static let bundle = Endpoint<Int64>(.get, "/patients/:id/fhir/bundle.json", .signedIn([.clinician, .trainer]))
+}
