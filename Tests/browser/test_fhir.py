@@ -2,8 +2,12 @@
 may see them, each Bundle validated by the maintained `fhir.resources` models (R4B, whose resources
 used here are R4's), the codes and units checked against the database, the export audited. No
 browser: plain HTTP against the real binary."""
+import html
 import json
+import os
 import re
+import urllib.error
+import urllib.request
 
 import pytest
 from fhir.resources.R4B.bundle import Bundle
@@ -160,3 +164,157 @@ def test_the_export_page_is_reached_from_the_patient_and_the_client(demo, data_d
     client_id = query(data_dir, "SELECT patientId FROM trainerClient WHERE trainerId = (SELECT id FROM user WHERE username = 'dani')")[0][0]
     status, body, _ = dani.get(f"/clients/{client_id}")
     assert status == 200 and f'href="/patients/{client_id}/fhir"' in body
+
+
+# MARK: - Import (step 2)
+
+IMPORTED_CODES = {(LOINC, "29463-7"), (LOINC, "8302-2"), (LOINC, "39156-5"), (LOINC, "41982-0"), (LOINC, "8280-0")}
+
+
+def upload(client, patient_id, content, name="bundle.json"):
+    """The import preview's form: the file as multipart, with the session's CSRF token."""
+    boundary = "----tagarela-fhir-test"
+    if isinstance(content, str):
+        content = content.encode()
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"_csrf\"\r\n\r\n{client.csrf}\r\n"
+            f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+            f"Content-Type: application/fhir+json\r\n\r\n").encode() + content + f"\r\n--{boundary}--\r\n".encode()
+    request = urllib.request.Request(client.url + f"/patients/{patient_id}/fhir/import/preview", data=body, method="POST",
+                                     headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    try:
+        with client.opener.open(request, timeout=30) as response:
+            return response.status, response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+
+
+def save(client, page_body, patient_id):
+    """Posts the preview's form as the browser would: the measurements it carries."""
+    measurements = html.unescape(re.search(r'name="measurements" value="([^"]*)"', page_body).group(1))
+    return client.post(f"/patients/{patient_id}/fhir/import", [("measurements", measurements)])
+
+
+def stored(data_dir, patient_id):
+    return query(data_dir, "SELECT kind, value, unit, effective FROM fhirMeasurement WHERE patientId = ? ORDER BY effective, kind",
+                 (patient_id,))
+
+
+def busiest_client(data_dir):
+    return query(data_dir, """SELECT patientId FROM evaluation WHERE trainerId = (SELECT id FROM user WHERE username = 'dani')
+        GROUP BY patientId ORDER BY count(*) DESC LIMIT 1""")[0][0]
+
+
+def test_a_clients_evaluations_travel_to_another_server_unchanged_and_only_once(tmp_path):
+    first_dir, second_dir = str(tmp_path / "first"), str(tmp_path / "second")
+    os.makedirs(first_dir), os.makedirs(second_dir)
+    first, second = RunningServer(first_dir, demo=True), RunningServer(second_dir, demo=True)
+    try:
+        client_id = busiest_client(first_dir)
+        status, body, _ = export(Client(first).log_in("dani"), client_id)
+        assert status == 200
+        sent = validated(body)
+        # Everything an evaluation measured or computed: weight, height, BMI, skinfolds, perimeters, % fat…
+        measured = [o for o in resources(sent, "Observation") if o["id"].startswith("eval-")]
+        assert len(measured) > 20 and {c for o in measured for c in codes(o)} >= IMPORTED_CODES
+
+        dani = Client(second).log_in("dani")
+        dani.get(f"/patients/{client_id}/fhir")
+        status, page = upload(dani, client_id, body)
+        assert status == 200, page[:500]
+        assert page.count("<tr><td>") == len(measured), "each measurement of the file is shown before it is stored"
+        assert stored(second_dir, client_id) == [], "the preview stores nothing"
+        status, _, headers = save(dani, page, client_id)
+        assert status == 303
+        rows = stored(second_dir, client_id)
+        assert len(rows) == len(measured)
+
+        # The second server's export says the same: codes, values, units and dates.
+        status, body, _ = export(dani, client_id)
+        back = [o for o in resources(validated(body), "Observation") if o["id"].startswith("imported-")]
+        assert len(back) == len(measured)
+        def key(o):
+            return (sorted(codes(o))[0], o["effectiveDateTime"], o["valueQuantity"]["value"], o["valueQuantity"]["code"])
+        assert sorted(map(key, back)) == sorted(map(key, measured))
+        assert {o["identifier"][0]["value"] for o in back} == {o["identifier"][0]["value"] for o in measured}
+
+        # The same file again: nothing new, nothing stored.
+        status, page = upload(dani, client_id, json.dumps(sent))
+        assert status == 200 and 'id="nothing-new"' in page and 'name="measurements" value="[]"' in page
+        status, _, _ = save(dani, page, client_id)
+        assert status == 303 and len(stored(second_dir, client_id)) == len(measured)
+        audits = query(second_dir, "SELECT count(*) FROM auditEntry WHERE entity = 'fhirMeasurement' AND action = 'create'")[0][0]
+        assert audits == 1
+    finally:
+        first.stop()
+        second.stop()
+
+
+def bundle_for(patient_id, *observations, patient=None):
+    entries = [{"fullUrl": f"http://other.example/fhir/Patient/{patient_id}",
+                "resource": patient or {"resourceType": "Patient", "id": str(patient_id)}}]
+    for index, observation in enumerate(observations):
+        resource = {"resourceType": "Observation", "id": f"o{index}", "status": "final",
+                    "subject": {"reference": f"Patient/{patient_id}"}, "effectiveDateTime": f"2026-10-{index + 1:02d}"}
+        resource.update(observation)
+        entries.append({"fullUrl": f"http://other.example/fhir/Observation/o{index}", "resource": resource})
+    return json.dumps({"resourceType": "Bundle", "type": "collection", "entry": entries})
+
+
+def weight(value, unit="kg"):
+    return {"code": {"coding": [{"system": LOINC, "code": "29463-7"}]},
+            "valueQuantity": {"value": value, "unit": unit, "system": UCUM, "code": unit}}
+
+
+def test_hostile_or_wrong_files_are_refused_clearly_and_store_nothing(demo, data_dir):
+    dani = Client(demo).log_in("dani")
+    client_id = busiest_client(data_dir)
+    dani.get(f"/patients/{client_id}/fhir")
+
+    # Whole files refused, in Portuguese (dani's language), the form shown again.
+    for content, words in [
+        ("[" * 100000, "aninhado"),
+        ("{not json", "não é um arquivo FHIR JSON"),
+        (json.dumps({"resourceType": "Patient"}), "não é um Bundle"),
+        (bundle_for(client_id, dict(weight(70), subject={"reference": "Patient/9999"})), "outra pessoa"),
+        (bundle_for(client_id, weight(70), patient={"resourceType": "Patient", "id": "3",
+                                                   "identifier": [{"system": f"http://localhost:{demo.port}/fhir/sid/patient", "value": "3"}]}), "outra pessoa"),
+        ('{"resourceType": "Bundle", "entry": [{"resource": {"resourceType": "Observation", "valueQuantity": {"value": 1e400}}}]}',
+         "arquivo"),
+        ("", "escolha um arquivo"),
+    ]:
+        status, page = upload(dani, client_id, content)
+        assert status == 422, (content[:80], status, page[:300])
+        assert words in page and 'role="alert"' in page, content[:80]
+
+    # Entries refused one by one, each named with its reason; the good one may be stored.
+    status, page = upload(dani, client_id, bundle_for(
+        client_id, weight(1e300), weight(70, "cm"), weight(7.2e4, "g"),
+        {"code": {"coding": [{"system": LOINC, "code": "2339-0", "display": "Glucose"}]}, "valueQuantity": {"value": 90, "code": "mg/dL"}},
+        dict(weight(71), status="preliminary"), dict(weight(72), effectiveDateTime="yesterday")))
+    assert status == 200
+    refused = re.search(r'<ul id="refused-entries">(.*?)</ul>', page, re.S).group(1)
+    assert refused.count("<li>") == 5
+    assert "Entrada 2" in refused and "não é possível" in refused
+    assert "Entrada 3" in refused and "unidade “cm”" in refused
+    assert "Glucose" in refused and "não é uma medida" in refused
+    assert "preliminary" in refused and "não tem data" in refused
+    assert page.count("<tr><td>") == 1 and "72 kg" in page, "72 000 g is 72 kg"
+    assert stored(data_dir, client_id) == []
+
+    # A changed form can add nothing a file could not.
+    status, body, _ = dani.post(f"/patients/{client_id}/fhir/import", [("measurements", json.dumps(
+        [{"kind": "weight", "value": 1e9, "unit": "kg", "effective": "2026-10-01"}]))])
+    assert status == 422 and "nada foi guardado" in body
+    status, body, _ = dani.post(f"/patients/{client_id}/fhir/import", [("measurements", "[" * 5000)])
+    assert status == 422
+    assert stored(data_dir, client_id) == []
+
+    # Who may not import: a speech therapist (no body composition), a trainer for someone else's client.
+    ana = Client(demo).log_in("ana")
+    anas = query(data_dir, "SELECT patientId FROM clinicianPatient WHERE clinicianId = (SELECT id FROM user WHERE username = 'ana')")[0][0]
+    ana.get(f"/patients/{anas}/fhir")
+    assert upload(ana, anas, bundle_for(anas, weight(30)))[0] == 403
+    others = query(data_dir, """SELECT userId FROM patient WHERE userId NOT IN
+        (SELECT patientId FROM trainerClient WHERE trainerId = (SELECT id FROM user WHERE username = 'dani'))""")[0][0]
+    assert upload(dani, others, bundle_for(others, weight(30)))[0] == 404
+    assert query(data_dir, "SELECT count(*) FROM fhirMeasurement")[0][0] == 0

@@ -8,9 +8,9 @@ enum FHIRCodes {
     static let goalAchievement = "http://terminology.hl7.org/CodeSystem/goal-achievement"
     /// Tagarela's code system, documented in docs/fhir.md (its codes are the `Tagarela` cases' names).
     static let tagarela = "https://tagarela.org/fhir/CodeSystem/record"
-    /// Identifier systems: an install's records are told apart by the site's address in the value's prefix.
-    static let patientIdentifier = "https://tagarela.org/fhir/sid/patient"
-    static let observationIdentifier = "https://tagarela.org/fhir/sid/observation"
+    /// Identifier systems are the clinic's own, under its site's address: two clinics' patient 7 are two people.
+    static func patientIdentifier(base: String) -> String { "\(base)/fhir/sid/patient" }
+    static func observationIdentifier(base: String) -> String { "\(base)/fhir/sid/observation" }
 
     struct Code: Sendable, Equatable {
         let system: String

@@ -6,4 +6,9 @@ enum FHIREndpoints {
     static let page = Endpoint<Int64>(.get, "/patients/:id/fhir", .signedIn([.clinician, .trainer]))
     /// The record as a FHIR R4 Bundle (`?from=&to=`, ISO dates, both optional). A write: the export is audited.
     static let bundle = Endpoint<Int64>(.get, "/patients/:id/fhir/bundle.json", .signedIn([.clinician, .trainer]))
+    /// What a FHIR file would add, shown before anything is stored (a read: nothing changes).
+    static let previewImport = Endpoint<Int64>(.post, "/patients/:id/fhir/import/preview",
+                                               .signedIn([.clinician, .trainer], clinicianSpecialty: .nutrition))
+    /// Stores the measurements the preview showed (checked again).
+    static let saveImport = Endpoint<Int64>(.post, "/patients/:id/fhir/import", .signedIn([.clinician, .trainer], clinicianSpecialty: .nutrition))
 }

@@ -17,6 +17,7 @@ struct FHIRMapper {
         if !record.people.isEmpty { resources.append(careTeam(record)) }
         for evaluation in record.evaluations { resources += observations(of: evaluation, patientId: record.patient.id, record: record) }
         resources += record.weights.map { weight($0, patientId: record.patient.id) }
+        resources += record.imported.compactMap { imported($0) }
         resources += record.goals.map { goal($0, record: record) }
         resources += record.meals.map { nutritionOrder($0, record: record) }
         if !record.goals.isEmpty || !record.meals.isEmpty { resources.append(carePlan(record)) }
@@ -42,7 +43,7 @@ struct FHIRMapper {
         .object([
             "resourceType": .string("Patient"),
             "id": .string(String(patient.id)),
-            "identifier": .array([identifier(FHIRCodes.patientIdentifier, String(patient.id))]),
+            "identifier": .array([identifier(FHIRCodes.patientIdentifier(base: base), String(patient.id))]),
             "active": .bool(true),
             "name": .array([.object(["text": .string(patient.name)])]),
             "gender": patient.sex.map { .string($0 == "male" ? "male" : "female") },
@@ -144,6 +145,24 @@ struct FHIRMapper {
                     value: quantity(entry.kg, unit: "kg", digits: 3), note: "source: \(entry.source)")
     }
 
+    /// A measurement imported from another system, with the identifier it came with (so that system
+    /// knows it again) besides this clinic's.
+    func imported(_ measurement: ImportedMeasurement) -> J? {
+        guard let kind = FHIRImport.kinds.first(where: { $0.key == measurement.kind }), let id = measurement.id else { return nil }
+        let own = "imported-\(id)"
+        var identifiers = [identifier(FHIRCodes.observationIdentifier(base: base), own)]
+        if let system = measurement.identifierSystem, let value = measurement.identifierValue {
+            identifiers.insert(identifier(system, value), at: 0)
+        }
+        let category = kind.key == "weight" || kind.key == "height" || kind.key == "bmi" ? "vital-signs" : "exam"
+        guard case .members(var pairs) = observation(
+            id: own, measure: FHIRCodes.Measure(codes: kind.codes, unit: kind.unit, category: category), patientId: measurement.patientId,
+            effective: measurement.effective, value: quantity(measurement.value, unit: kind.unit, digits: 6), note: "imported")
+        else { return nil }
+        if let index = pairs.firstIndex(where: { $0.0 == "identifier" }) { pairs[index].1 = .array(identifiers) }
+        return .members(pairs)
+    }
+
     // MARK: - Goals and plans
 
     func goal(_ goal: Goal, record: FHIRRecord) -> J {
@@ -238,7 +257,7 @@ struct FHIRMapper {
         return .object([
             "resourceType": .string("Observation"),
             "id": .string("checkin-\(meal.id)"),
-            "identifier": .array([identifier(FHIRCodes.observationIdentifier, "\(base)/checkin-\(meal.id)")]),
+            "identifier": .array([identifier(FHIRCodes.observationIdentifier(base: base), "checkin-\(meal.id)")]),
             "basedOn": .array([reference("NutritionOrder", "meal-\(meal.id)")]),
             "status": .string("final"),
             "category": .array([category("survey")]),
@@ -267,7 +286,7 @@ struct FHIRMapper {
         return .object([
             "resourceType": .string("Observation"),
             "id": .string("educat-\(result.id)"),
-            "identifier": .array([identifier(FHIRCodes.observationIdentifier, "\(base)/educat-\(result.id)")]),
+            "identifier": .array([identifier(FHIRCodes.observationIdentifier(base: base), "educat-\(result.id)")]),
             "status": .string("final"),
             "category": .array([category("therapy")]),
             "code": .object(["coding": .array([coding(FHIRCodes.educatGame)])]),
@@ -294,7 +313,7 @@ struct FHIRMapper {
         .object([
             "resourceType": .string("Observation"),
             "id": .string(id),
-            "identifier": .array([identifier(FHIRCodes.observationIdentifier, "\(base)/\(id)")]),
+            "identifier": .array([identifier(FHIRCodes.observationIdentifier(base: base), id)]),
             "status": .string("final"),
             "category": .array([category(measure.category)]),
             "code": .object(["coding": .array(measure.codes.map(coding))]),

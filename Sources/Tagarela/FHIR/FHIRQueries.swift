@@ -30,6 +30,7 @@ enum FHIRQueries {
             taps: sections.speech ? try taps(of: id, period: period, db) : [],
             sentences: sections.speech ? try sentences(of: id, period: period, timeZone: timeZone, db) : [],
             games: sections.speech ? try games(of: id, period: period, timeZone: timeZone, db) : [],
+            imported: sections.body ? try FHIRMeasurements.all(of: id, db).filter { period.contains(String($0.effective.prefix(10))) } : [],
             from: period.from, to: period.to, exportedAt: audit.now)
         try audit.record(.export, "patient", id, "FHIR bundle, \(period.summary)", db)
         return record
@@ -118,7 +119,17 @@ enum FHIRQueries {
 }
 
 extension FHIRQueries {
-    static func patientName(_ id: Int64, visibleTo actor: Actor, _ db: Database) throws -> String {
-        try PeopleQueries.person(id, visibleTo: actor, db).user.displayName
+    /// The FHIR page: the patient, and the measurements imported for them (for whoever may see body composition).
+    struct Page: Sendable {
+        let id: Int64
+        let name: String
+        let birthDate: String?
+        let imported: [ImportedMeasurement]
+    }
+
+    static func page(_ id: Int64, visibleTo actor: Actor, _ db: Database) throws -> Page {
+        let person = try PeopleQueries.person(id, visibleTo: actor, db)
+        let imported = OverviewQueries.Sections(actor).body ? try FHIRMeasurements.all(of: person.patient.userId, db) : []
+        return Page(id: person.patient.userId, name: person.user.displayName, birthDate: person.patient.birthDate, imported: imported)
     }
 }

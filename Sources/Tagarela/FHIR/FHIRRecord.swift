@@ -74,6 +74,8 @@ struct FHIRRecord: Sendable {
     let taps: [DayCount]
     let sentences: [DayCount]
     let games: [GameResult]
+    /// Measurements imported from other systems' Bundles.
+    let imported: [ImportedMeasurement]
     /// The period asked for (ISO dates); nil ends mean the whole record.
     let from: String?
     let to: String?
