@@ -11,4 +11,15 @@ enum FHIREndpoints {
                                                .signedIn([.clinician, .trainer], clinicianSpecialty: .nutrition))
     /// Stores the measurements the preview showed (checked again).
     static let saveImport = Endpoint<Int64>(.post, "/patients/:id/fhir/import", .signedIn([.clinician, .trainer], clinicianSpecialty: .nutrition))
+
+    // The read-only API for the clinic's systems: a bearer token, never a session (see FHIRAPIRoutes).
+    static let metadata = Endpoint< >(.get, "/fhir/r4/metadata", .anyone)
+    static let apiPatient = Endpoint<Int64>(.get, "/fhir/r4/Patient/:id", .anyone)
+    static let apiObservations = Endpoint< >(.get, "/fhir/r4/Observation", .anyone)
+    static let apiGoals = Endpoint< >(.get, "/fhir/r4/Goal", .anyone)
+
+    // The administrator's tokens.
+    static let tokens = Endpoint< >(.get, "/admin/fhir-tokens", .signedIn([.admin]))
+    static let issueToken = Endpoint< >(.post, "/admin/fhir-tokens", .signedIn([.admin]))
+    static let revokeToken = Endpoint<Int64>(.post, "/admin/fhir-tokens/:id/revoke", .signedIn([.admin]))
 }

@@ -12,6 +12,30 @@ struct FHIRMapper {
     /// A `collection` Bundle of the whole record: Patient, the care team, body composition and weights,
     /// goals under a CarePlan, meals as NutritionOrders, check-ins, board use and eduCAT as Observations.
     func bundle(_ record: FHIRRecord) -> J {
+        let resources = resources(record)
+        return .object([
+            "resourceType": .string("Bundle"),
+            "id": .string("tagarela-\(record.patient.id)-\(Int(record.exportedAt.timeIntervalSince1970))"),
+            "meta": .object(["lastUpdated": .string(instant(record.exportedAt))]),
+            "type": .string("collection"),
+            "timestamp": .string(instant(record.exportedAt)),
+            "entry": .array(resources.map { resource in
+                .object(["fullUrl": .string(fullURL(of: resource)), "resource": resource])
+            }),
+        ])
+    }
+
+    /// Every Observation of the record (the API's search reads these).
+    func observations(_ record: FHIRRecord) -> [J] {
+        resources(record).filter { Self.type(of: $0) == "Observation" }
+    }
+
+    static func type(of resource: J) -> String? {
+        guard case .members(let pairs) = resource, case .string(let type)? = pairs.first(where: { $0.0 == "resourceType" })?.1 else { return nil }
+        return type
+    }
+
+    func resources(_ record: FHIRRecord) -> [J] {
         var resources: [J] = [patient(record.patient)]
         resources += record.people.map { person($0, patientId: record.patient.id) }
         if !record.people.isEmpty { resources.append(careTeam(record)) }
@@ -25,16 +49,7 @@ struct FHIRMapper {
         resources += record.taps.map { dayCount($0, FHIRCodes.dailyTaps, id: "taps", patientId: record.patient.id) }
         resources += record.sentences.map { dayCount($0, FHIRCodes.dailySentences, id: "sentences", patientId: record.patient.id) }
         resources += record.games.map { game($0, patientId: record.patient.id) }
-        return .object([
-            "resourceType": .string("Bundle"),
-            "id": .string("tagarela-\(record.patient.id)-\(Int(record.exportedAt.timeIntervalSince1970))"),
-            "meta": .object(["lastUpdated": .string(instant(record.exportedAt))]),
-            "type": .string("collection"),
-            "timestamp": .string(instant(record.exportedAt)),
-            "entry": .array(resources.map { resource in
-                .object(["fullUrl": .string(fullURL(of: resource)), "resource": resource])
-            }),
-        ])
+        return resources
     }
 
     // MARK: - People

@@ -16,6 +16,14 @@ enum FHIRQueries {
 
     static func export(_ patientId: Int64, visibleTo actor: Actor, period: Period, locale: AppLocale, timeZone: TimeZone,
                        audit: AuditContext, _ db: Database) throws -> FHIRRecord {
+        let found = try record(patientId, visibleTo: actor, period: period, locale: locale, timeZone: timeZone, now: audit.now, db)
+        try audit.record(.export, "patient", found.patient.id, "FHIR bundle, \(period.summary)", db)
+        return found
+    }
+
+    /// The record as far as `actor` may see it; not audited (the caller says what it was read for).
+    static func record(_ patientId: Int64, visibleTo actor: Actor, period: Period, locale: AppLocale, timeZone: TimeZone,
+                       now: Date, _ db: Database) throws -> FHIRRecord {
         let person = try PeopleQueries.person(patientId, visibleTo: actor, db)
         let id = person.patient.userId
         let sections = OverviewQueries.Sections(actor)
@@ -31,8 +39,7 @@ enum FHIRQueries {
             sentences: sections.speech ? try sentences(of: id, period: period, timeZone: timeZone, db) : [],
             games: sections.speech ? try games(of: id, period: period, timeZone: timeZone, db) : [],
             imported: sections.body ? try FHIRMeasurements.all(of: id, db).filter { period.contains(String($0.effective.prefix(10))) } : [],
-            from: period.from, to: period.to, exportedAt: audit.now)
-        try audit.record(.export, "patient", id, "FHIR bundle, \(period.summary)", db)
+            from: period.from, to: period.to, exportedAt: now)
         return record
     }
 

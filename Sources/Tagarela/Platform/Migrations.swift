@@ -44,6 +44,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
         migrator.registerMigration("2026-11 EduCAT: the teacher's own pictures", migrate: EduCATSchema.v4OwnPictures)
         migrator.registerMigration("2026-11 FHIR: measurements imported from bundles", migrate: FHIRSchema.v1Measurements)
+        migrator.registerMigration("2026-11 FHIR: API tokens", migrate: FHIRSchema.v2Tokens)
         return migrator
     }
 }
