@@ -318,3 +318,45 @@ def test_hostile_or_wrong_files_are_refused_clearly_and_store_nothing(demo, data
         (SELECT patientId FROM trainerClient WHERE trainerId = (SELECT id FROM user WHERE username = 'dani'))""")[0][0]
     assert upload(dani, others, bundle_for(others, weight(30)))[0] == 404
     assert query(data_dir, "SELECT count(*) FROM fhirMeasurement")[0][0] == 0
+
+
+# MARK: - The pages, in a real browser
+
+def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_server, data_dir, page, tmp_path):
+    from selenium.webdriver.common.by import By
+    from conftest import serious_accessibility_violations, ROOT
+    from test_accounts import log_in
+
+    client_id = busiest_client(data_dir)
+    log_in(page, demo_server, "dani")
+    page.get(demo_server.url + f"/clients/{client_id}")
+    page.find_element(By.CSS_SELECTOR, f'a[href="/patients/{client_id}/fhir"]').click()
+    assert page.find_element(By.TAG_NAME, "h1").text.startswith("Exportar em FHIR")
+    assert serious_accessibility_violations(page) == []
+
+    # A file another system wrote: two weights and a height; one in pounds, one in the wrong unit.
+    bundle = tmp_path / "from-the-clinic.json"
+    bundle.write_text(bundle_for(client_id, weight(70.5), weight(160, "[lb_av]"),
+                                 {"code": {"coding": [{"system": LOINC, "code": "8302-2"}]},
+                                  "valueQuantity": {"value": 1.72, "unit": "m", "system": UCUM, "code": "m"}},
+                                 weight(70, "cm")))
+    page.find_element(By.ID, "file").send_keys(str(bundle))
+    page.find_element(By.CSS_SELECTOR, "#import-form button[type=submit]").click()
+    rows = page.find_elements(By.CSS_SELECTOR, "#new-measurements tbody tr")
+    assert len(rows) == 3
+    assert "172 cm" in page.page_source and "72,6 kg" in page.page_source, "1.72 m and 160 lb, in Portuguese numbers"
+    assert "unidade “cm”" in page.find_element(By.ID, "refused-entries").text
+    assert serious_accessibility_violations(page) == []
+    screens = ROOT / "docs" / "screens"
+    for width, height in ((360, 740), (768, 1024), (1280, 800)):
+        page.set_window_size(width, height)
+        page.save_screenshot(str(screens / f"fhir-import-preview-{width}x{height}.png"))
+        assert page.execute_script("return document.documentElement.scrollWidth") <= width, "no sideways scroll"
+    page.set_window_size(768, 1024)
+    page.find_element(By.CSS_SELECTOR, "#import-save button[type=submit]").click()
+    assert page.current_url.endswith(f"/patients/{client_id}/fhir")
+    assert len(page.find_elements(By.CSS_SELECTOR, "#imported-title + .table-wrap tbody tr")) == 3
+    assert len(stored(data_dir, client_id)) == 3
+    for width, height in ((360, 740), (768, 1024), (1280, 800)):
+        page.set_window_size(width, height)
+        page.save_screenshot(str(screens / f"fhir-export-{width}x{height}.png"))
