@@ -174,6 +174,8 @@ struct FHIRImportPreview: PageModel {
     let refused: [Refused]
     let skipped: String?
     let hasNew: Bool
+    let hasSeen: Bool
+    let hasRefused: Bool
     let measurements: String
     let saveURL: String
     let backURL: String
@@ -197,6 +199,8 @@ struct FHIRImportPreview: PageModel {
             : context.t("fhir_import_skipped", ["list": reading.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
                 .joined(separator: ", ")])
         hasNew = !new.isEmpty
+        hasSeen = !seen.isEmpty
+        hasRefused = !reading.refusals.isEmpty
         measurements = String(decoding: (try? JSONEncoder().encode(new)) ?? Data("[]".utf8), as: UTF8.self)
         saveURL = FHIREndpoints.saveImport.path(id)
         backURL = FHIREndpoints.page.path(id)
