@@ -201,7 +201,8 @@ import Testing
     /// these areas without its specialty fails here.
     static func expectedSpecialty(of pattern: String) -> Specialty? {
         let speech = ["/plans", "/symbols", "/categories", "/usage", "/observations", "/access", "/educat", "/boards", "/book", "/obf"]
-        let nutrition = ["/nutrition", "/meals", "/weights", "/foods"]
+        // FHIR imports add measurements: body composition is nutrition's (and the trainer's) area.
+        let nutrition = ["/nutrition", "/meals", "/weights", "/foods", "/fhir/import"]
         if nutrition.contains(where: pattern.contains) { return .nutrition }
         if speech.contains(where: pattern.contains) { return .speech }
         return nil

@@ -101,6 +101,7 @@ struct PatientPage: Encodable, Sendable {
     /// The record at a glance (`Records/`); nil on a page shown back with a tutor form's errors.
     let overview: PatientOverview?
     let reportURL: String
+    let fhirURL: String?
     /// A tutor's way to the child's data rights (download, erasure); clinicians have none.
     let privacyURL: String?
 
@@ -152,6 +153,7 @@ struct PatientPage: Encodable, Sendable {
         addTutorURL = PeopleEndpoints.addTutor.path(id)
         self.overview = overview
         reportURL = RecordEndpoints.report.path(id)
+        fhirURL = actor.role == .clinician ? FHIREndpoints.page.path(id) : nil
         privacyURL = actor.role == .tutor ? PrivacyEndpoints.show.path(id) : nil
     }
 }

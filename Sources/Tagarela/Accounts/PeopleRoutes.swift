@@ -117,7 +117,8 @@ enum PeopleRoutes {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: ["tutorName", "tutorUsername", "intent"])
         let username = form["tutorUsername"].trimmingCharacters(in: .whitespaces)
-        let name = form["tutorName"].trimmingCharacters(in: .whitespaces)
+        // Control characters too: a name of one NUL is empty to SQLite's check, and was a 500.
+        let name = form["tutorName"].trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters))
         let creates = PatientPage.createsTutor(form)
         if !Usernames.isValid(username) { form.fail("tutorUsername", context.t["error_username_invalid"]) }
         if creates, name.isEmpty { form.fail("tutorName", context.t["error_name_required"]) }

@@ -182,6 +182,7 @@ struct ClientHistoryPage: PageModel {
     /// The client's goals and progress report (issue 51: the trainer is part of the record).
     let goalsURL: String
     let reportURL: String
+    let fhirURL: String
 
     init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
          _ t: Translator, _ format: LocalizedFormat) {
@@ -192,6 +193,7 @@ struct ClientHistoryPage: PageModel {
         compareURL = BodyCompositionEndpoints.compare.path(client.id)
         goalsURL = GoalEndpoints.list.path(client.id)
         reportURL = RecordEndpoints.report.path(client.id)
+        fhirURL = FHIREndpoints.page.path(client.id)
         let status = Reevaluation.status(lastTakenOn: history.last?.evaluation.takenOn, intervalDays: reevaluationDays, today: today)
         reminder = Self.reminderText(status, t, format)
         reminderIsOverdue = status.status == .overdue

@@ -116,6 +116,7 @@ struct AdminDashboard: PageModel {
     let auditURL = AdminEndpoints.auditLog.path()
     let twoFactorPolicyURL = TwoFactorEndpoints.policy.path()
     let accountsURL = AdminEndpoints.accounts.path()
+    let fhirTokensURL = FHIREndpoints.tokens.path()
     let erasuresURL = PrivacyEndpoints.erasures.path()
     /// "Erasure requests (2 waiting)", or the plain title when none waits.
     let erasuresLabel: String

@@ -70,6 +70,7 @@ public final class App: Responder {
         + RecordRoutes.templates
         + TwoFactorRoutes.templates
         + PrivacyRoutes.templates
+        + FHIRRoutes.templates + FHIRAPIRoutes.templates
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
@@ -96,6 +97,8 @@ public final class App: Responder {
         GoalRoutes.add(to: &router)
         TwoFactorRoutes.add(to: &router)
         PrivacyRoutes.add(to: &router)
+        FHIRRoutes.add(to: &router)
+        FHIRAPIRoutes.add(to: &router)
         return router
     }
 

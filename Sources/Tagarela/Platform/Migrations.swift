@@ -46,6 +46,8 @@ enum Migrations {
         migrator.registerMigration("2026-11 Nutrition: meal lines keep their food's figures; foods get versions and can be hidden",
                                    migrate: NutritionSchema.v4FoodSnapshots)
         migrator.registerMigration("2026-11 Nutrition: daily targets per patient", migrate: NutritionSchema.v5DailyTargets)
+        migrator.registerMigration("2026-11 FHIR: measurements imported from bundles", migrate: FHIRSchema.v1Measurements)
+        migrator.registerMigration("2026-11 FHIR: API tokens", migrate: FHIRSchema.v2Tokens)
         return migrator
     }
 }

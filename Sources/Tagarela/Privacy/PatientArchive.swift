@@ -123,6 +123,10 @@ enum PatientArchive {
             WHERE e.patientId = ?1
             ORDER BY 1, 2, 3
             """),
+        ArchiveSection(name: "imported_measurements", tables: ["fhirMeasurement"], sql: """
+            SELECT effective, kind, value, unit, identifierSystem, identifierValue, importedAt FROM fhirMeasurement
+            WHERE patientId = ?1 ORDER BY effective, kind
+            """),
         ArchiveSection(name: "record_access", tables: ["auditEntry", "patientOpened"], sql: """
             SELECT at, actorName AS who, action, entity, summary FROM auditEntry
             WHERE (entity IN ('patient', 'tutorPatient') AND entityId = ?1) OR actorId = ?1
