@@ -29,7 +29,7 @@ import Testing
         let plans = try test.read { try Int64.fetchAll($0, sql: "SELECT id FROM plan WHERE patientId = ? ORDER BY id", arguments: [carlaId]) }
         #expect(!plans.isEmpty)
         // Carla is a child: her home, boards, timer and games.
-        #expect(listing.pages == ["/patient", "/play", "/timer"] + plans.map { "/play/\($0)" } + OfflineBoards.gamePaths)
+        #expect(listing.pages == ["/patient", "/play", "/timer", "/offline"] + plans.map { "/play/\($0)" } + OfflineBoards.gamePaths)
 
         // Every picture and clip a board page shows is listed, as are the page's own stylesheet and scripts.
         for path in listing.pages where path != "/timer" {

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 
 /// Every route of FHIRRoutes, declared once: its method, path and who may call it.
@@ -17,6 +18,8 @@ enum FHIREndpoints {
     static let apiPatient = Endpoint<Int64>(.get, "/fhir/r4/Patient/:id", .anyone)
     static let apiObservations = Endpoint< >(.get, "/fhir/r4/Observation", .anyone)
     static let apiGoals = Endpoint< >(.get, "/fhir/r4/Goal", .anyone)
+    /// The API's base, which its CapabilityStatement names: the folder `metadata` is in.
+    static var root: String { (metadata.path() as NSString).deletingLastPathComponent }
 
     // The administrator's tokens.
     static let tokens = Endpoint< >(.get, "/admin/fhir-tokens", .signedIn([.admin]))

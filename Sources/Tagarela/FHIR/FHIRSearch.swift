@@ -100,7 +100,7 @@ enum FHIRCapability {
             "date": .string(mapper.instant(now)),
             "kind": .string("instance"),
             "software": .object(["name": .string("Tagarela")]),
-            "implementation": .object(["description": .string("Tagarela read-only FHIR API"), "url": .string(base + "/fhir/r4")]),
+            "implementation": .object(["description": .string("Tagarela read-only FHIR API"), "url": .string(base + FHIREndpoints.root)]),
             "fhirVersion": .string("4.0.1"),
             "format": .array([.string("application/fhir+json")]),
             "rest": .array([.object([

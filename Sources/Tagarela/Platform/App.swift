@@ -188,7 +188,8 @@ public final class App: Responder {
         if let file = staticFiles.response(for: request) {
             return Self.withSecurityHeaders(file)
         }
-        let chosen = request.query["lang"].flatMap(AppLocale.init(rawValue:))
+        // Only for someone not signed in: signed-in pages use `lang` for other things (a symbol's language).
+        let chosen = request.cookies[SessionStore.cookieName] == nil ? request.query["lang"].flatMap(AppLocale.init(rawValue:)) : nil
         let browserLocale = AppLocale.negotiate(userSetting: chosen ?? request.cookies[Self.languageCookie].flatMap(AppLocale.init(rawValue:)),
                                                 acceptLanguage: request.headers["Accept-Language"])
         switch router.match(request.method, request.path) {

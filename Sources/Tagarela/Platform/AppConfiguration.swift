@@ -61,7 +61,9 @@ public struct AppConfiguration: Sendable {
     /// Generated clips are content-addressed, so test runs may share one folder of them.
     /// Where `scripts/install-password-list` wrote `breached.txt`; tests share one.
     public var passwordsDirectory: String?
-    public var breachedPasswordsFile: String { (passwordsDirectory ?? dataDirectory + "/passwords") + "/breached.txt" }
+    public var breachedPasswordsFile: String {
+        URL(fileURLWithPath: passwordsDirectory ?? dataDirectory + "/passwords").appendingPathComponent("breached.txt").path
+    }
     public var audioDirectory: String?
     public var audioFolder: String { audioDirectory ?? mediaDirectory + "/audio" }
     public var templatesDirectory: String { resourcesDirectory + "/Templates" }
