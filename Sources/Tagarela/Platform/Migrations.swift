@@ -43,6 +43,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 privacy: media looked up by file", migrate: MediaAccess.v1Indexes)
         migrator.registerMigration("2026-11 EduCAT: records per game and level", migrate: EduCATSchema.v3RecordsPerLevel)
         migrator.registerMigration("2026-11 EduCAT: the teacher's own pictures", migrate: EduCATSchema.v4OwnPictures)
+        migrator.registerMigration("2026-11 AAC: boards up to 16 × 16", migrate: LargeGrids.v1)
         return migrator
     }
 }
