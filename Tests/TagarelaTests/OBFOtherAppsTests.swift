@@ -112,4 +112,22 @@ import Testing
         let copied = try grid(test, plan: copy.id!)
         #expect(copied == original, "same grid, labels and links: \(original) → \(copied)")
     }
+
+    @Test func anExportedBoardCarriesItsOwnLanguageNotTheChildsScreen() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa"), davi = try test.id(of: "Davi Alves")
+        // Carla reads her screens in Catalan; her boards' words are Portuguese.
+        try test.write { try $0.execute(sql: "UPDATE user SET locale = 'ca' WHERE id = ?", arguments: [carla]) }
+        for (patient, expected) in [(carla, "pt-BR"), (davi, "es")] {
+            let plans = try test.read { try Plan.filter(Column("patientId") == patient && Column("type") == "board").fetchAll($0) }
+            #expect(!plans.isEmpty)
+            for plan in plans {
+                let exported = try ana.get("/plans/\(plan.id!)/export.obf")
+                #expect(exported.status == 200)
+                let board = try #require(try JSONSerialization.jsonObject(with: Data(exported.body)) as? [String: Any])
+                #expect(board["locale"] as? String == expected, "\(plan.name)")
+            }
+        }
+    }
 }
