@@ -153,6 +153,11 @@ def test_the_editor_names_the_devices_below_64_px(clinic, page, boards):
     small = [d.text for d in page.find_elements(By.CSS_SELECTOR, ".fit-device.fits-not")]
     fine = [d.text for d in page.find_elements(By.CSS_SELECTOR, ".fit-device:not(.fits-not)")]
     assert len(small) >= 2 and len(fine) >= 2, (small, fine)
+    # The editor draws the grid as the child sees it: 14 cells on the first row, not the 8 a narrower editor had.
+    page.set_window_size(1280, 800)
+    tops = page.execute_script("return [...document.querySelectorAll('main .board > .cell, main .board > li')]"
+                               ".map((c) => Math.round(c.getBoundingClientRect().top))")
+    assert len(tops) == 8 * 14 and tops.count(tops[0]) == 14, tops[:20]
     page.get(boards[(6, 10)])
     assert len(page.find_elements(By.CSS_SELECTOR, ".fit-device.fits-not")) < len(small) + len(fine)
 
