@@ -112,6 +112,7 @@ if (player) {
       }
       urls.push(formOf(cell, subject)[1]);
     }
+    if (negated && !negationPlaced) urls.push(negationAudio); // "eu não": said, though no verb followed
     return urls.filter(Boolean);
   }
 
@@ -176,8 +177,9 @@ if (player) {
     stepTitle.textContent = steps[step] ?? "";
     player.dataset.step = step;
 
-    if (!hasVerb()) negated = false;
-    noButton.disabled = !hasVerb();
+    // NO may come right after the subject, in speaking order ("eu não…"): it waits for the verb.
+    if (chosen.length === 0) negated = false;
+    noButton.disabled = chosen.length === 0;
     noButton.setAttribute("aria-pressed", String(negated));
     questionButton.disabled = chosen.length === 0;
     if (chosen.length === 0) question = false;
@@ -211,6 +213,7 @@ if (player) {
       item.append(img, text);
       items.push(item);
     }
+    if (negated && !hasVerb()) items.push(mark(noButton.dataset.spoken));
     if (question) items.push(mark("?"));
     stripWords.replaceChildren(...items);
   }
@@ -258,7 +261,7 @@ if (player) {
   });
   player.querySelector(".strip-speak").addEventListener("click", speak);
   noButton.addEventListener("click", () => {
-    negated = !negated && hasVerb();
+    negated = !negated && chosen.length > 0;
     render();
   });
   questionButton.addEventListener("click", () => {

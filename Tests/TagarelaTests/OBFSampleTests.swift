@@ -68,7 +68,16 @@ import Testing
             }
             let images = byID("images"), sounds = byID("sounds"), buttons = byID("buttons")
             let order = ((board["grid"] as? [String: Any])?["order"] as? [[Any]]) ?? []
-            let placed = order.flatMap { $0 }.compactMap { text($0).flatMap { buttons[$0] } }
+            // A hidden button, or one whose action the player's own controls do (`:clear`…), is left out and listed.
+            let all = order.flatMap { $0 }.compactMap { text($0).flatMap { buttons[$0] } }
+            let placed = all.filter { button in
+                var actions: [String] = button["actions"] as? [String] ?? []
+                if let action = button["action"] as? String { actions.append(action) }
+                let isHidden = button["hidden"] as? Bool ?? false
+                let isControl = button["load_board"] == nil && actions.contains { OBFReader.playerActions.contains($0) }
+                return !isHidden && !isControl
+            }
+            counts.missing += all.count - placed.count
             counts.buttons += placed.count
             var usedImages: Set<String> = [], usedSounds: Set<String> = []
             for button in placed {
@@ -150,7 +159,9 @@ import Testing
         let kitty = try #require(root.cells.compactMap { $0 }.first { $0.label == "kitty" })
         #expect(kitty.image == nil && kitty.sound != nil, "the picture is dropped, the sound it does have is kept")
         #expect(root.warnings.contains(OBFWarning(kind: .missingImage, board: "Lots of Stuff Board", button: "kitty", id: "i11")))
-        #expect(boards.flatMap(\.warnings).count == 7)
+        // 7 pictures or sounds that name nothing, and on each of the two boards a hidden button and a `:clear` one.
+        #expect(boards.flatMap(\.warnings).filter { [.missingImage, .missingSound].contains($0.kind) }.count == 7)
+        #expect(boards.flatMap(\.warnings).filter { [.hidden, .action].contains($0.kind) }.count == 4)
 
         // A sound that names nothing is the same.
         let lone = try OBFSampleTests.object(OBFTests.comida { board in
@@ -173,7 +184,8 @@ import Testing
                                   content: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.samples + "/lots_of_stuff.obz"))))
         #expect(response.status == 303)
         let page = try ana.get(response.header("Location")!)
-        #expect(page.text.contains("7 botões importados sem figura ou som"))
+        #expect(page.text.contains("11 botões importados sem figura ou som, ou deixados de fora"))
+        #expect(page.text.contains("a ação :clear já é um botão do próprio reprodutor"))
         #expect(page.text.contains("Quadro &#39;Lots of Stuff Board&#39;, botão &#39;kitty&#39;: não há figura &#39;i11&#39; no arquivo."))
     }
 
@@ -330,11 +342,11 @@ import Testing
             }
             #expect(board["locale"] as? String == "es_ES", "\(format)")
         }
-        // A board made in Tagarela still says the patient's language.
+        // A board made in Tagarela says the language its words speak (issue 54: Carla's Portuguese boards
+        // went out as her screens' "ca").
         let own = try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM plan WHERE patientId = ? AND type = 'board'", arguments: [carla]) }!
         let board = try OBFSampleTests.object(Data(try ana.get("/plans/\(own)/export.obf").body))
-        let language = try test.read { try String.fetchOne($0, sql: "SELECT locale FROM user WHERE id = ?", arguments: [carla]) }
-        #expect(board["locale"] as? String == language)
+        #expect(board["locale"] as? String == "pt-BR")
     }
 
     @Test func aSentencePlanExportsAsBoardsPlusItsGrammar() async throws {

@@ -125,7 +125,8 @@ import Testing
         }
         #expect(colour(RGB.white.css, border: "rgb(170, 170, 170)", among: all) == .white, "a grey outline is not a category")
         #expect(RGB(css: "#f00") == RGB(255, 0, 0))
-        #expect(RGB(css: "red") == nil)
+        #expect(RGB(css: "red") == RGB(255, 0, 0), "a CSS named colour")
+        #expect(RGB(css: "reddish") == nil)
     }
 
     /// One mistake each, and the field and problem the reader must name.
@@ -139,7 +140,7 @@ import Testing
         }
         switch name {
         case "no id": return (button(3, "id", nil), "buttons[3].id", .missing)
-        case "too many rows": return ({ $0["grid"] = ["rows": 9, "columns": 2, "order": []] }, "grid.rows", .outOfRange(9, 1...6))
+        case "too many rows": return ({ $0["grid"] = ["rows": 17, "columns": 2, "order": []] }, "grid.rows", .outOfRange(17, 1...16))
         case "unknown button":
             return ({ $0["grid"] = ["rows": 1, "columns": 2, "order": [[1, 7]]] }, "grid.order[0][1]", .unknownButton("7"))
         case "not open board": return ({ $0["format"] = "cboard-1" }, "format", .notOpenBoard("cboard-1"))

@@ -101,11 +101,14 @@ def test_eu_quero_brincar_is_built_step_by_step_and_heard(demo_server, page):
 def test_yo_no_quiero_comer_as_a_question(demo_server, page):
     davi = open_builder(page, demo_server, "beatriz", "Davi")
     negation = page.find_element(By.ID, "sentence-player").get_attribute("data-negation-audio")
+    assert page.find_element(By.CSS_SELECTOR, ".sentence-no").get_attribute("disabled") is not None, "nothing to negate yet"
     choose(page, "yo")
+    # In speaking order (issue 54, item 6): NO right after the subject waits for the verb.
     page.find_element(By.CSS_SELECTOR, ".sentence-no").click()
-    assert page.find_element(By.CSS_SELECTOR, ".sentence-no").get_attribute("aria-pressed") == "false", "no verb yet"
+    assert page.find_element(By.CSS_SELECTOR, ".sentence-no").get_attribute("aria-pressed") == "true"
+    assert [mark.text for mark in page.find_elements(By.CSS_SELECTOR, ".strip-mark")] == ["NO"], "shown after yo"
     choose(page, "quiero")
-    page.find_element(By.CSS_SELECTOR, ".sentence-no").click()
+    assert page.find_elements(By.CSS_SELECTOR, ".strip-mark") == [], "now it belongs to the verb"
     choose(page, "comer")
     page.find_element(By.CSS_SELECTOR, ".sentence-question").click()
     assert page.find_element(By.CSS_SELECTOR, ".sentence-no").get_attribute("aria-pressed") == "true"

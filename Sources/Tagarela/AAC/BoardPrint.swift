@@ -147,7 +147,9 @@ enum BoardFit {
         // The bar: the strip and the actions side by side, or stacked on a phone.
         let bar = hasStrip ? (narrow ? (control + 8) + gap + control : control + 8) : 0
         let used = header + page + (hasStrip ? bar + gap : 0) + gap + control
-        let padding = scanning ? 24 : 6, cellGap = narrow ? 4 : gap
+        // A core-vocabulary grid draws thinner gaps and padding (board.css).
+        let dense = columns > 8 || rows > 6
+        let padding = scanning ? 24 : (dense ? 2 : 6), cellGap = dense ? 2 : (narrow ? 4 : gap)
         let gridWidth = width - page - padding, gridHeight = height - used - padding
         let cellHeight = (gridHeight - (rows - 1) * cellGap) / rows
         // A cell is at most 1.6 times as wide as it is tall (board.css).

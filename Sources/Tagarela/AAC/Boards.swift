@@ -43,8 +43,8 @@ struct BoardScreen: Sendable {
 
 /// The pure rules of a board's grid.
 enum BoardRules {
-    static let rowRange = 1...6
-    static let columnRange = 1...8
+    static let rowRange = LargeGrids.rowRange
+    static let columnRange = LargeGrids.columnRange
 
     /// A board is 1×2 at the smallest; a big-symbol plan is always one cell, and a sentence plan has no grid.
     static func isValidSize(rows: Int, columns: Int, type: PlanType) -> Bool {

@@ -12,22 +12,72 @@ struct RGB: Equatable, Sendable {
         self.blue = blue
     }
 
-    /// `rgb(255, 0, 0)`, `rgba(255,0,0,0.5)`, `#f00` or `#ff0000`; nil for anything else.
+    /// Every form CSS gives a colour in: `rgb(255, 0, 0)`, `rgba(255,0,0,0.5)`, `rgb(255 0 0 / 50%)`,
+    /// `rgb(100%, 0%, 0%)`, `hsl(0, 100%, 50%)`, `hsla(…)`, `#f00`, `#f00f`, `#ff0000`, `#ff0000ff` and the
+    /// CSS named colours; the alpha is dropped (a cell is painted opaque). Nil for anything else.
     init?(css: String) {
         let text = css.trimmingCharacters(in: .whitespaces).lowercased()
-        if let match = text.wholeMatch(of: /rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(,\s*[\d.]+\s*)?\)/),
-           let r = Int(match.1), let g = Int(match.2), let b = Int(match.3), r < 256, g < 256, b < 256 {
-            self.init(r, g, b)
-        } else if text.hasPrefix("#"), [4, 7].contains(text.count), let value = Int(text.dropFirst(), radix: 16) {
-            if text.count == 4 {
-                self.init(((value >> 8) & 0xF) * 17, ((value >> 4) & 0xF) * 17, (value & 0xF) * 17)
-            } else {
-                self.init((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+        if let rgb = Self.functional(text) {
+            self = rgb
+        } else if text.hasPrefix("#"), [4, 5, 7, 9].contains(text.count),
+                  text.dropFirst().allSatisfy(\.isHexDigit), let value = Int(text.dropFirst(), radix: 16) {
+            switch text.count {
+            case 4: self.init(((value >> 8) & 0xF) * 17, ((value >> 4) & 0xF) * 17, (value & 0xF) * 17)
+            case 5: self.init(((value >> 12) & 0xF) * 17, ((value >> 8) & 0xF) * 17, ((value >> 4) & 0xF) * 17)
+            case 7: self.init((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+            default: self.init((value >> 24) & 0xFF, (value >> 16) & 0xFF, (value >> 8) & 0xFF)
             }
+        } else if let hex = Self.named[text] {
+            self.init((hex >> 16) & 0xFF, (hex >> 8) & 0xFF, hex & 0xFF)
         } else {
             return nil
         }
     }
+
+    /// `rgb()`/`rgba()`/`hsl()`/`hsla()` with commas or spaces, numbers or percentages, an optional alpha.
+    private static func functional(_ text: String) -> RGB? {
+        guard let match = text.wholeMatch(of: /(rgba?|hsla?)\(\s*([^)]*?)\s*\)/) else { return nil }
+        let parts = match.2.split(whereSeparator: { $0 == "," || $0 == " " || $0 == "/" }).map(String.init)
+        guard parts.count == 3 || parts.count == 4 else { return nil }
+        func number(_ part: String, percentOf scale: Double) -> Double? {
+            if part.hasSuffix("%") { return Double(part.dropLast()).map { $0 / 100 * scale } }
+            return Double(part.hasSuffix("deg") ? String(part.dropLast(3)) : part)
+        }
+        if match.1.hasPrefix("rgb") {
+            let channels = parts.prefix(3).compactMap { number($0, percentOf: 255) }
+            guard channels.count == 3, channels.allSatisfy({ (0...255).contains($0) }) else { return nil }
+            return RGB(Int(channels[0].rounded()), Int(channels[1].rounded()), Int(channels[2].rounded()))
+        }
+        guard let hue = number(parts[0], percentOf: 360), let saturation = number(parts[1], percentOf: 1),
+              let lightness = number(parts[2], percentOf: 1), parts[1].hasSuffix("%") || saturation <= 1,
+              (0...1).contains(saturation), (0...1).contains(lightness) else { return nil }
+        // CSS Color 4's hsl-to-rgb.
+        func channel(_ n: Double) -> Int {
+            let k = (n + hue / 30).truncatingRemainder(dividingBy: 12)
+            let a = saturation * min(lightness, 1 - lightness)
+            return Int(((lightness - a * max(-1, min(k - 3, 9 - k, 1))) * 255).rounded())
+        }
+        return RGB(channel(0), channel(8), channel(4))
+    }
+
+    /// The CSS named colours that AAC apps write (the CSS 2.1 sixteen and the common extended ones).
+    static let named: [String: Int] = [
+        "black": 0x000000, "silver": 0xC0C0C0, "gray": 0x808080, "grey": 0x808080, "white": 0xFFFFFF, "maroon": 0x800000,
+        "red": 0xFF0000, "purple": 0x800080, "fuchsia": 0xFF00FF, "magenta": 0xFF00FF, "green": 0x008000, "lime": 0x00FF00,
+        "olive": 0x808000, "yellow": 0xFFFF00, "navy": 0x000080, "blue": 0x0000FF, "teal": 0x008080, "aqua": 0x00FFFF,
+        "cyan": 0x00FFFF, "orange": 0xFFA500, "pink": 0xFFC0CB, "brown": 0xA52A2A, "gold": 0xFFD700, "violet": 0xEE82EE,
+        "lightblue": 0xADD8E6, "lightgreen": 0x90EE90, "lightyellow": 0xFFFFE0, "lightpink": 0xFFB6C1, "lightgray": 0xD3D3D3,
+        "lightgrey": 0xD3D3D3, "lightcoral": 0xF08080, "lightsalmon": 0xFFA07A, "lightskyblue": 0x87CEFA,
+        "skyblue": 0x87CEEB, "steelblue": 0x4682B4, "royalblue": 0x4169E1, "dodgerblue": 0x1E90FF, "darkblue": 0x00008B,
+        "darkgreen": 0x006400, "darkred": 0x8B0000, "darkorange": 0xFF8C00, "darkgray": 0xA9A9A9, "darkgrey": 0xA9A9A9,
+        "palegreen": 0x98FB98, "khaki": 0xF0E68C, "plum": 0xDDA0DD, "salmon": 0xFA8072, "tomato": 0xFF6347,
+        "coral": 0xFF7F50, "orchid": 0xDA70D6, "tan": 0xD2B48C, "wheat": 0xF5DEB3, "beige": 0xF5F5DC, "ivory": 0xFFFFF0,
+        "lavender": 0xE6E6FA, "turquoise": 0x40E0D0, "crimson": 0xDC143C, "indigo": 0x4B0082, "chocolate": 0xD2691E,
+        "goldenrod": 0xDAA520, "forestgreen": 0x228B22, "limegreen": 0x32CD32, "seagreen": 0x2E8B57, "hotpink": 0xFF69B4,
+        "deeppink": 0xFF1493, "mediumpurple": 0x9370DB, "moccasin": 0xFFE4B5, "lightsteelblue": 0xB0C4DE,
+        "orangered": 0xFF4500, "yellowgreen": 0x9ACD32, "greenyellow": 0xADFF2F, "mintcream": 0xF5FFFA,
+        "whitesmoke": 0xF5F5F5, "gainsboro": 0xDCDCDC, "dimgray": 0x696969, "dimgrey": 0x696969,
+    ]
 
     var css: String { "rgb(\(red), \(green), \(blue))" }
 

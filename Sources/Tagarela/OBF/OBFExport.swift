@@ -164,8 +164,24 @@ struct OBFExportSource: Sendable {
         }
         let categoryIDs = Set(screens.flatMap { $0.cells.compactMap(\.symbol?.categoryId) })
         let names = Dictionary(uniqueKeysWithValues: try Category.fetchAll(db, keys: categoryIDs).map { ($0.id!, $0.name) })
+        // Each board in its own language: the one it was imported with, else the voice most of its words speak
+        // (Carla's Portuguese boards stay "pt-BR" though her screens are in Catalan), else the child's.
+        var boardLocales = spokenLocales(screens)
+        boardLocales.merge(try OBFSets.locales(of: screens.map { $0.plan.id! }, db)) { _, imported in imported }
         return OBFExportSource(screens: screens, categoryNames: names, owner: owner, locale: locale.rawValue,
-                               boardLocales: try OBFSets.locales(of: screens.map { $0.plan.id! }, db))
+                               boardLocales: boardLocales)
+    }
+
+    /// The language most of a board's words are spoken in (`Symbol.voice`), by board; ties go to the
+    /// language of the first such word. Pure.
+    static func spokenLocales(_ screens: [BoardScreen]) -> [Int64: String] {
+        var found: [Int64: String] = [:]
+        for screen in screens {
+            let voices = screen.cells.compactMap { $0.symbol?.voice }.compactMap { AppLocale(rawValue: $0)?.rawValue }
+            let counts = Dictionary(voices.map { ($0, 1) }, uniquingKeysWith: +)
+            if let top = voices.first(where: { counts[$0] == counts.values.max() }) { found[screen.plan.id!] = top }
+        }
+        return found
     }
 
     /// A sentence plan as one board per role, the words in the plan's order and, on the subjects' and the

@@ -123,6 +123,15 @@ struct JSONField: Sendable {
 
     var optionalID: String? { try? id() }
 
+    /// `true` only for a JSON `true` (or the string "true" some writers use); anything else is false.
+    var isTrue: Bool {
+        switch value {
+        case .bool(let flag)?: return flag
+        case .text(let text)?: return text.lowercased() == "true"
+        default: return false
+        }
+    }
+
     func integer() throws -> Int {
         switch value {
         case .integer(let number)? where abs(number) < 1_000_000: return Int(number)

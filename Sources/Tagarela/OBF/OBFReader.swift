@@ -66,8 +66,8 @@ struct OBFBoard: Equatable, Sendable {
 /// Reads `.obf` and `.obz` files into boards, checking every field it uses and naming the first one that is
 /// wrong. Pure apart from reading the given file.
 enum OBFReader {
-    static let rowRange = 1...6
-    static let columnRange = 1...8
+    static let rowRange = BoardRules.rowRange
+    static let columnRange = BoardRules.columnRange
 
     /// The boards in `file` (a `.obf` or an `.obz`, told apart by content), the root first, links resolved.
     /// `name` is what the user called the file, for messages about a lone `.obf`.
@@ -153,6 +153,10 @@ enum OBFReader {
             for (column, entry) in entries.enumerated() where entry.isPresent {
                 let buttonID = try entry.id()
                 guard let button = buttons[buttonID] else { throw entry.error(.unknownButton(buttonID)) }
+                if let left = leftOut(button.field, board: name) {
+                    warnings.append(left)
+                    continue
+                }
                 cells[row * columns + column] = try self.button(button.field, board: (id, name), images: images, sounds: sounds,
                                                                 package: package, warnings: &warnings)
             }
@@ -210,6 +214,28 @@ enum OBFReader {
             linkIndex: nil, category: try field["ext_tagarela_category"].optionalText(),
             backgroundText: CellColours.kept(try field["background_color"].optionalText()),
             borderText: CellColours.kept(try field["border_color"].optionalText()))
+    }
+
+    /// The player's own controls do what these specialty actions do (Speak, Delete, Clear, Home, Back), and
+    /// a space is a gap between words already: a cell holding one would speak its label instead.
+    static let playerActions: Set<String> = [":speak", ":backspace", ":clear", ":home", ":back", ":space"]
+
+    /// A button kept out of the grid, with why: hidden by the other app, or an action of the player's own
+    /// with no word of its own to say.
+    /// Its place stays empty, so every other word keeps its position.
+    private static func leftOut(_ field: JSONField, board: String) -> OBFWarning? {
+        let shown = [field["label"], field["vocalization"]].compactMap { try? $0.optionalText() }.first { !$0.isEmpty } ?? ""
+        let id = field["id"].optionalID ?? ""
+        if field["hidden"].isTrue { return OBFWarning(kind: .hidden, board: board, button: shown.isEmpty ? id : shown, id: id) }
+        // A word with its own vocalization says it (LoveWords marks its greetings `:speak`): only a bare
+        // control is left out.
+        guard !field["load_board"].isPresent, ((try? field["vocalization"].optionalText()) ?? nil)?.isEmpty ?? true else { return nil }
+        let actions = ([field["action"]] + ((try? field["actions"].optionalList()) ?? []))
+            .compactMap { try? $0.optionalText() }.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if let action = actions.first(where: playerActions.contains) {
+            return OBFWarning(kind: .action, board: board, button: shown.isEmpty ? action : shown, id: action)
+        }
+        return nil
     }
 
     /// An `image_id` or `sound_id`: nil when absent or blank (CommuniKate writes `""` for "no picture").

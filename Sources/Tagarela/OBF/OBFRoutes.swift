@@ -177,6 +177,10 @@ struct OBFImportedPage: PageModel {
     let plansURL: String
 
     static let shownWarnings = 30
+    static let warningKey: [OBFWarning.Kind: String] = [
+        .missingImage: "obf_warning_missing_image", .missingSound: "obf_warning_missing_sound",
+        .hidden: "obf_warning_hidden", .action: "obf_warning_action",
+    ]
 
     init(_ found: OBFQueries.ImportResult, t: Translator) {
         let record = found.record
@@ -189,7 +193,7 @@ struct OBFImportedPage: PageModel {
         summary = t("obf_imported_summary", ["name": record.name, "category": found.categoryName ?? record.name])
         let all = record.warningList
         warnings = all.prefix(Self.shownWarnings).map { warning in
-            t(warning.kind == .missingImage ? "obf_warning_missing_image" : "obf_warning_missing_sound",
+            t(Self.warningKey[warning.kind] ?? "obf_warning_missing_image",
               ["board": warning.board, "button": warning.button, "id": warning.id])
         }
         hasWarnings = !all.isEmpty

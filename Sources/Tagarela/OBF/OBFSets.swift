@@ -78,7 +78,9 @@ enum OBFSets {
 /// Something left out of an import that the clinician should know: a button whose `image_id` or
 /// `sound_id` names no picture or sound of its board.
 struct OBFWarning: Codable, Equatable, Sendable {
-    enum Kind: String, Codable, Sendable { case missingImage, missingSound }
+    /// `hidden`: a button the other app hides from the child; `action`: one of the spec's specialty actions
+    /// (`:clear`, `:backspace`, `:speak`, `:home`, `:back`, `:space`…), which the player's own controls do.
+    enum Kind: String, Codable, Sendable { case missingImage, missingSound, hidden, action }
     let kind: Kind
     let board: String
     let button: String

@@ -48,6 +48,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 Nutrition: daily targets per patient", migrate: NutritionSchema.v5DailyTargets)
         migrator.registerMigration("2026-11 FHIR: measurements imported from bundles", migrate: FHIRSchema.v1Measurements)
         migrator.registerMigration("2026-11 FHIR: API tokens", migrate: FHIRSchema.v2Tokens)
+        migrator.registerMigration("2026-11 AAC: boards up to 16 × 16", migrate: LargeGrids.v1)
         return migrator
     }
 }

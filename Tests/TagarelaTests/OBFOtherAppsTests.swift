@@ -1,0 +1,133 @@
+import Foundation
+import GRDB
+import HTTPTestSupport
+@testable import Tagarela
+import Testing
+
+/// Boards written by other apps (issue 54, item 2): the sizes of core-vocabulary layouts, `hidden` buttons,
+/// the spec's specialty actions, colours in every CSS form, and the fixtures in Tests/Fixtures/obf-apps.
+@Suite struct OBFOtherAppsTests {
+    static let apps = TestApp.repositoryRoot + "/Tests/Fixtures/obf-apps"
+
+    static func board(rows: Int, columns: Int, _ change: (inout [[String: Any]]) -> Void = { _ in }) -> [String: Any] {
+        var buttons: [[String: Any]] = (0..<(rows * columns)).map { ["id": "b\($0)", "label": "palavra \($0)"] }
+        change(&buttons)
+        let order = (0..<rows).map { row in (0..<columns).map { "b\(row * columns + $0)" } }
+        return ["format": "open-board-0.1", "id": "core", "name": "Core \(rows)x\(columns)", "locale": "pt-BR",
+                "buttons": buttons, "grid": ["rows": rows, "columns": columns, "order": order]]
+    }
+
+    func read(_ object: [String: Any]) throws -> OBFBoard {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("obf-apps-\(UUID().uuidString).obf").path
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try #require(try OBFReader.read(file: path, name: "core.obf").first)
+    }
+
+    @Test(arguments: [(6, 10), (7, 12), (8, 14), (16, 16)])
+    func coreLayoutsReadWhole(_ size: (Int, Int)) throws {
+        let board = try read(Self.board(rows: size.0, columns: size.1))
+        #expect(board.rows == size.0 && board.columns == size.1)
+        #expect(board.cells.compactMap { $0?.label }.count == size.0 * size.1)
+        #expect(board.cells.last??.label == "palavra \(size.0 * size.1 - 1)", "the last word keeps its place")
+    }
+
+    @Test func aGridBeyondTheBoundsNamesTheBoardTheFieldAndWhy() throws {
+        let error = #expect(throws: OBFError.self) { try read(Self.board(rows: 2, columns: 17)) }
+        #expect(error?.board == "Core 2x17" && error?.field == "grid.columns")
+        #expect(error?.problem == .outOfRange(17, 1...16))
+    }
+
+    @Test func hiddenButtonsAndThePlayersOwnActionsLeaveTheirPlaceEmptyAndAreListed() throws {
+        let board = try read(Self.board(rows: 2, columns: 4) { buttons in
+            buttons[1]["hidden"] = true
+            buttons[2]["action"] = ":clear"
+            buttons[3]["actions"] = [":backspace"]
+            buttons[4]["action"] = ":speak"
+            buttons[5]["action"] = "+s"                    // spelling: still a word
+            buttons[6]["action"] = ":home"
+            buttons[6]["load_board"] = ["id": "core"]      // a folder with an action stays a folder
+            buttons[7]["hidden"] = false
+        })
+        #expect(board.cells.map { $0 == nil } == [false, true, true, true, true, false, false, false])
+        #expect(board.warnings.map(\.kind) == [.hidden, .action, .action, .action])
+        #expect(board.warnings.map(\.id) == ["b1", ":clear", ":backspace", ":speak"])
+        #expect(board.warnings.allSatisfy { $0.board == "Core 2x4" })
+    }
+
+    @Test(arguments: [
+        ("#ffffaa", RGB(255, 255, 170)), ("#ffa", RGB(255, 255, 170)), ("#ffaf", RGB(255, 255, 170)),
+        ("#ffffaa80", RGB(255, 255, 170)), ("rgb(255, 255, 170)", RGB(255, 255, 170)),
+        ("rgba(255,255,170,0.5)", RGB(255, 255, 170)), ("rgb(255 255 170 / 50%)", RGB(255, 255, 170)),
+        ("rgb(100%, 100%, 0%)", RGB(255, 255, 0)), ("hsl(60, 100%, 83%)", RGB(255, 255, 168)),
+        ("hsla(120deg, 100%, 25%, 0.3)", RGB(0, 128, 0)), ("LightBlue", RGB(173, 216, 230)), (" gold ", RGB(255, 215, 0)),
+    ])
+    func everyCSSColourFormReads(_ case: (String, RGB)) {
+        #expect(RGB(css: `case`.0) == `case`.1, "\(`case`.0)")
+    }
+
+    @Test func junkIsNoColour() {
+        for junk in ["", "#ggg", "#12345", "rgb(300, 0, 0)", "hsl(0, 200%, 50%)", "blurple", "url(x)"] {
+            #expect(RGB(css: junk) == nil, "\(junk)")
+        }
+    }
+
+    /// A plan's cells by position: label, what it says and the board it opens.
+    func grid(_ test: TestApp, plan: Int64) throws -> [Int: String] {
+        try test.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT c.position, coalesce(s.name, '') || '|' || coalesce(s.spokenText, '') || '|' || coalesce(l.name, '') AS cell
+                FROM planCell c LEFT JOIN symbol s ON s.id = c.symbolId LEFT JOIN plan l ON l.id = c.linkPlanId
+                WHERE c.planId = ? AND (c.symbolId IS NOT NULL OR c.linkPlanId IS NOT NULL)
+                """, arguments: [plan]).map { ($0["position"] as Int, $0["cell"] as String) })
+        }
+    }
+
+    @Test(arguments: ["lovewords-example-board.obf"])
+    func aBoardAnotherAppExportedImportsAndRoundTrips(_ file: String) async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa")
+        let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.apps + "/" + file)))
+        let before = try test.read { try Int64.fetchOne($0, sql: "SELECT coalesce(max(id), 0) FROM plan") }!
+        let imported = try ana.postMultipart("/patients/\(carla)/boards/import", fields: [],
+                                             files: [(field: "file", filename: file, contentType: "application/json", content: content)])
+        #expect(imported.status == 303, "\(imported.text.prefix(300))")
+        let page = try ana.get(try #require(imported.header("Location")))
+        #expect(page.text.contains(":clear") && page.text.contains(":backspace"), "the left-out buttons are listed")
+        #expect(!page.text.contains(":speak"), "a greeting marked :speak says its own vocalization")
+        let first = try #require(try test.read { try Plan.filter(Column("id") > before).order(Column("id")).fetchOne($0) })
+        let original = try grid(test, plan: first.id!)
+        #expect(original.count == 8, "Hello, Goodbye, Thank You, You're Welcome, Yes, No, Please, Help: \(original)")
+        #expect(original[0] == "Hello|Hello!|", "the vocalization is what the word says")
+
+        let exported = try ana.get("/plans/\(first.id!)/export.obz")
+        #expect(exported.status == 200)
+        let middle = try test.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM plan") }!
+        let again = try ana.postMultipart("/patients/\(carla)/boards/import", fields: [],
+                                          files: [(field: "file", filename: "again.obz", contentType: "application/zip", content: exported.body)])
+        #expect(again.status == 303)
+        let copy = try #require(try test.read { try Plan.filter(Column("id") > middle).order(Column("id")).fetchOne($0) })
+        #expect(copy.rows == first.rows && copy.columns == first.columns)
+        let copied = try grid(test, plan: copy.id!)
+        #expect(copied == original, "same grid, labels and links: \(original) → \(copied)")
+    }
+
+    @Test func anExportedBoardCarriesItsOwnLanguageNotTheChildsScreen() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa"), davi = try test.id(of: "Davi Alves")
+        // Carla reads her screens in Catalan; her boards' words are Portuguese.
+        try test.write { try $0.execute(sql: "UPDATE user SET locale = 'ca' WHERE id = ?", arguments: [carla]) }
+        for (patient, expected) in [(carla, "pt-BR"), (davi, "es")] {
+            let plans = try test.read { try Plan.filter(Column("patientId") == patient && Column("type") == "board").fetchAll($0) }
+            #expect(!plans.isEmpty)
+            for plan in plans {
+                let exported = try ana.get("/plans/\(plan.id!)/export.obf")
+                #expect(exported.status == 200)
+                let board = try #require(try JSONSerialization.jsonObject(with: Data(exported.body)) as? [String: Any])
+                #expect(board["locale"] as? String == expected, "\(plan.name)")
+            }
+        }
+    }
+}
