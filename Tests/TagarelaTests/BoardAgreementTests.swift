@@ -158,7 +158,9 @@ import Testing
     @Test func aColourIsKeptAsWrittenAndShownThroughThePalette() {
         #expect(CellColours.kept(" rgb( 255, 0,  0) ") == "rgb( 255, 0,  0)")
         #expect(CellColours.kept("rgba(0, 0, 0, 0.1)") == "rgba(0, 0, 0, 0.1)")
-        #expect(CellColours.kept("blue") == nil)
+        #expect(CellColours.kept("blue") == "blue", "a named colour is a colour the format allows")
+        #expect(CellColours.paletteCode("blue") == "00f")
+        #expect(CellColours.kept("bluish") == nil)
         #expect(CellColours.kept("url(javascript:x)") == nil)
         #expect(CellColours.kept(String(repeating: " ", count: 3)) == nil)
         #expect(CellColours.paletteCode("rgb(255,156,248)") == "f9f")
