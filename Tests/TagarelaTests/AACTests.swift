@@ -188,14 +188,14 @@ import Testing
         #expect(try ana.post("/plans/\(board.id!)/cells/6", [("clear", "1")]).status == 404)
     }
 
-    @Test(arguments: [("0", "0"), ("7", "3"), ("3", "9"), ("1", "1")])
-    func boardSizesOutsideOneByTwoToSixByEightAreRefused(_ rows: String, _ columns: String) async throws {
+    @Test(arguments: [("0", "0"), ("17", "3"), ("3", "17"), ("1", "1")])
+    func boardSizesOutsideOneByTwoToSixteenBySixteenAreRefused(_ rows: String, _ columns: String) async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
         let refused = try ana.post("/patients/\(try test.id(of: "Carla Costa"))/plans",
                                    [("name", "Grande"), ("type", "board"), ("rows", rows), ("columns", columns)])
         #expect(refused.status == 422)
-        #expect(refused.text.contains("de 1 a 6 linhas"))
+        #expect(refused.text.contains("de 1 a 16 linhas"))
         #expect(refused.text.contains(#"value="Grande""#))
     }
 

@@ -94,7 +94,7 @@ import Testing
         let carla = try test.id(of: "Carla Costa")
         let once = try onceKey(try ana.get("/patients/\(carla)/plans/new").text)
         let wrong = try ana.post("/patients/\(carla)/plans", [("_once", once), ("name", "Praia"), ("type", "board"),
-                                                               ("rows", "9"), ("columns", "3")])
+                                                               ("rows", "17"), ("columns", "3")])
         #expect(wrong.status == 422)
         let corrected = try ana.post("/patients/\(carla)/plans", [("_once", once), ("name", "Praia"), ("type", "board"),
                                                                    ("rows", "2"), ("columns", "3")])
