@@ -2,10 +2,6 @@ import GRDB
 
 /// What the privacy pages read besides the archive itself.
 enum PrivacyQueries {
-    static func displayName(of userId: Int64, _ db: Database) throws -> String {
-        try String.fetchOne(db, sql: "SELECT displayName FROM user WHERE id = ?", arguments: [userId]) ?? ""
-    }
-
     /// The clinicians linked to a patient, whom the administrator asks before deciding on an erasure.
     static func clinicianNames(of patientId: Int64, _ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: """

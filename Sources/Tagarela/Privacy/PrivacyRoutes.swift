@@ -26,7 +26,7 @@ enum PrivacyRoutes {
     static func page(_ context: RequestContext, _ db: Database, _ id: Int64, form: FormState, status: Status = .ok) throws -> Reply {
         let actor = try context.requireActor()
         let patient = try PatientScope.find(id, visibleTo: actor, db)
-        let name = try PrivacyQueries.displayName(of: patient.userId, db)
+        let name = try PlanQueries.displayName(of: patient.userId, db)
         let model = PrivacyPage(patientId: id, name: name, isSelf: actor.userId == id,
                                 counts: try PatientArchive.counts(patientId: id, db),
                                 privateNotes: try PatientArchive.privateNotes(patientId: id, db),
@@ -45,7 +45,7 @@ enum PrivacyRoutes {
     @Sendable static func archiveSource(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Step<ArchiveSource> {
         let actor = try context.requireActor()
         let patient = try PatientScope.find(id, visibleTo: actor, db)
-        let source = ArchiveSource(name: try PrivacyQueries.displayName(of: patient.userId, db),
+        let source = ArchiveSource(name: try PlanQueries.displayName(of: patient.userId, db),
                                    tables: try PatientArchive.read(patientId: id, locale: context.locale, db),
                                    media: try PatientArchive.mediaFiles(patientId: id, db),
                                    privateNotes: try PatientArchive.privateNotes(patientId: id, db))
@@ -83,7 +83,7 @@ enum PrivacyRoutes {
             form.fail("confirm", context.t["privacy_erasure_confirm_missing"])
             return try page(context, db, id, form: form, status: .unprocessableContent)
         }
-        try Erasures.request(patientId: id, patientName: try PrivacyQueries.displayName(of: patient.userId, db), by: actor,
+        try Erasures.request(patientId: id, patientName: try PlanQueries.displayName(of: patient.userId, db), by: actor,
                              reason: form["reason"].trimmingCharacters(in: .whitespacesAndNewlines), audit: context.audit, db)
         return .redirect(to: PrivacyEndpoints.show.path(id), flash: "privacy_erasure_requested")
     }
