@@ -13,6 +13,7 @@ import pytest
 from fhir.resources.R4B.bundle import Bundle
 from fhir.resources.R4B import get_fhir_model_class
 
+from test_accounts import click_and_wait
 from conftest import RunningServer
 from test_faults import Client, query
 
@@ -341,7 +342,7 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
                                   "valueQuantity": {"value": 1.72, "unit": "m", "system": UCUM, "code": "m"}},
                                  weight(70, "cm")))
     page.find_element(By.ID, "file").send_keys(str(bundle))
-    page.find_element(By.CSS_SELECTOR, "#import-form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "#import-form button[type=submit]"))  # the answer's page, not the old one
     rows = page.find_elements(By.CSS_SELECTOR, "#new-measurements tbody tr")
     assert len(rows) == 3
     assert "172 cm" in page.page_source and "72,6 kg" in page.page_source, "1.72 m and 160 lb, in Portuguese numbers"
@@ -353,7 +354,7 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
         page.save_screenshot(str(screens / f"fhir-import-preview-{width}x{height}.png"))
         assert page.execute_script("return document.documentElement.scrollWidth") <= width, "no sideways scroll"
     page.set_window_size(768, 1024)
-    page.find_element(By.CSS_SELECTOR, "#import-save button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "#import-save button[type=submit]"))  # the answer's page, not the old one
     assert page.current_url.endswith(f"/patients/{client_id}/fhir")
     assert len(page.find_elements(By.CSS_SELECTOR, "#imported-title + .table-wrap tbody tr")) == 3
     assert len(stored(data_dir, client_id)) == 3
