@@ -26,6 +26,7 @@ function widestWord(label) {
 export function fitLabels(board) {
   board.style.removeProperty("--label-scale");
   const labels = [...board.querySelectorAll(".cell:not([hidden]) .cell-label")].filter((label) => !hiddenLabel(label));
+  for (const label of labels) label.style.removeProperty("--label-scale");
   let size = Infinity;
   for (const label of labels) {
     const widest = widestWord(label);
@@ -42,7 +43,23 @@ export function fitLabels(board) {
     if (worst >= 1) break;
     board.style.setProperty("--label-scale", scale(parseFloat(getComputedStyle(labels[0]).fontSize) * worst * 0.97, labels[0]));
   }
+  if (getComputedStyle(board).getPropertyValue("--label-fit").trim() === "each") fitEachLabel(labels);
   board.dataset.fitted = "true";
+}
+
+/**
+ * At the patient's larger text sizes each word grows as far as its own cell allows (never below the
+ * board's one size, which the widest word sets): "leite" gets large even when "televisão" cannot.
+ */
+function fitEachLabel(labels) {
+  for (const label of labels) {
+    const cell = label.closest(".cell");
+    const size = parseFloat(getComputedStyle(label).fontSize);
+    const widest = widestWord(label);
+    if (widest <= 0) continue;
+    const grow = Math.min((label.clientWidth * 0.96) / widest, (cell.clientHeight * 0.5) / label.scrollHeight);
+    if (grow > 1) label.style.setProperty("--label-scale", String(Math.floor(((size * grow) / label.clientWidth) * 10000) / 10000));
+  }
 }
 
 /** Rows × columns for the words shown: the largest cells the area allows. */
