@@ -89,5 +89,6 @@ export function keepFitted(board, fit) {
   return again;
 }
 
-// A printed sheet (a board, the book's pages) fits its labels the same way before it is printed.
-for (const sheet of document.querySelectorAll(".print-sheet .print-grid")) keepFitted(sheet, fitLabels);
+// A printed sheet (a board, the book's pages) fits its labels the same way before it is printed, and so
+// does the editor's grid.
+for (const sheet of document.querySelectorAll(".print-sheet .print-grid, .editor-board")) keepFitted(sheet, fitLabels);
