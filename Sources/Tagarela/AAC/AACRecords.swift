@@ -184,6 +184,8 @@ struct Plan: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var columns: Int
     var createdAt: Date
     var updatedAt: Date
+    /// The picture on the board's tile, chosen from its own cells (`BoardCovers`); nil: its first picture.
+    var coverSymbolId: Int64? = nil
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
     var planType: PlanType { PlanType(rawValue: type) ?? .board }
@@ -206,6 +208,7 @@ extension Plan {
         columns = try row.decode(forColumn: "columns")
         createdAt = try row.decode(forColumn: "createdAt")
         updatedAt = try row.decode(forColumn: "updatedAt")
+        coverSymbolId = row["coverSymbolId"]
     }
 }
 

@@ -219,6 +219,10 @@ struct EditorPage: PageModel {
     let selectedNumber: Int
     let hasSelection: Bool
     let selectedLabel: String
+    /// The picked cell's picture can become the board's picture on the child's tiles (`BoardCovers`).
+    let canChooseCover: Bool
+    /// The picked cell's picture is the board's chosen picture.
+    let isCover: Bool
     let categories: [SelectOption]
     let symbols: [Choice]
     let boards: [SelectOption]
@@ -269,6 +273,9 @@ struct EditorPage: PageModel {
         selectedNumber = (selected ?? 0) + 1
         hasSelection = selected != nil
         selectedLabel = selected.map { board.cells[$0].isEmpty ? t["cell_empty"] : board.cells[$0].label } ?? ""
+        let selectedSymbol = selected.flatMap { position in screen.cells.first { $0.position == position }?.symbol?.id }
+        isCover = selectedSymbol != nil && selectedSymbol == screen.plan.coverSymbolId
+        canChooseCover = selectedSymbol != nil && !isCover
         self.categories = categories.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: category == "\($0.id!)") }
         let colours = Dictionary(uniqueKeysWithValues: categories.map { ($0.id!, $0.categoryColour) })
         self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name, imageURL: $0.imageURL,

@@ -19,10 +19,13 @@ enum Plans {
         case link(Int64)
         /// Swap with the cell at this position, so a move never loses the cell that was there.
         case move(to: Int)
+        /// The cell's picture becomes the board's own picture on the child's tiles.
+        case cover
 
         /// The change a cell's form asks for; nil when it asks for none that can be read. Pure.
         static func read(_ form: Parameters) -> CellChange? {
             if form["clear"] == "1" { return .clear }
+            if form["cover"] == "1" { return .cover }
             if let id = form["symbol"].flatMap(Int64.init) { return .symbol(id) }
             if let id = form["link"].flatMap(Int64.init) { return .link(id) }
             if let target = form["moveTo"].flatMap(Int.init) { return .move(to: target) }
@@ -64,6 +67,11 @@ enum Plans {
             (cell.borderColour, other.borderColour) = (other.borderColour, cell.borderColour)
             try other.save(db)
             select = target
+        case .cover:
+            try BoardCovers.choose(cell, of: plan, db)
+            try touch(plan, at: audit.now, db)
+            try audit.record(.update, "plan", plan.id, "cover cell \(position)", db)
+            return (plan, select)
         case .move, nil:
             throw AppError.badRequest
         }

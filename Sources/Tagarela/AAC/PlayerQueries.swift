@@ -15,16 +15,11 @@ enum PlayerQueries {
         let plans = try Plan.fetchAll(db, SQLRequest(sql: """
             SELECT * FROM plan WHERE patientId = ? AND \(OBFSets.listedToChild) ORDER BY startsOn DESC, id
             """, arguments: [patientId], cached: true))
-        // Each plan's first picture in one statement, not each board read whole (its cells, symbols,
-        // categories and links: 4 statements a board, half of this page's time): a board's first cell
-        // in the grid that has a symbol, a sentence plan's first word.
+        // Each plan's tile picture in one statement, not each board read whole (its cells, symbols,
+        // categories and links: 4 statements a board, half of this page's time): its cover (`BoardCovers`).
         var firstSymbols: [Int64: Symbol] = [:]
         for row in try Row.fetchAll(db, SQLRequest(sql: """
-            SELECT plan.id, symbol.* FROM plan JOIN symbol ON symbol.id = CASE WHEN plan.type = 'sentence'
-                THEN (SELECT w.symbolId FROM sentenceWord w JOIN symbol s ON s.id = w.symbolId
-                      WHERE w.planId = plan.id ORDER BY w.id LIMIT 1)
-                ELSE (SELECT c.symbolId FROM planCell c JOIN symbol s ON s.id = c.symbolId
-                      WHERE c.planId = plan.id AND c.position < plan.rows * plan.columns ORDER BY c.position LIMIT 1) END
+            SELECT plan.id, symbol.* FROM plan JOIN symbol ON symbol.id = \(BoardCovers.symbolOfPlan)
             WHERE plan.patientId = ?
             """, arguments: [patientId], adapter: ScopeAdapter(["symbol": SuffixRowAdapter(fromIndex: 1)]), cached: true)) {
             firstSymbols[row[0]] = try Symbol(row: row.scopes["symbol"]!)

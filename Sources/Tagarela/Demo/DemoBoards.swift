@@ -65,6 +65,11 @@ enum DemoBoards {
             let main = try plan(db, patient: patient, clinician: clinician, tutor: tutor, name: names["demo_board_day"], rows: 4,
                                 columns: 5, symbols: Array(words.prefix(19)), today: today, now: now)
             try PlanCell(planId: main.id!, position: 19, symbolId: nil, linkPlanId: folder.id).insert(db)
+            // Each tile its own picture (`BoardCovers`): "Meu dia" shows playing, the core board keeps its "eu".
+            if let playing = try PlanCell.filter(Column("planId") == main.id!).fetchAll(db)
+                .first(where: { cell in words.contains { $0.id == cell.symbolId && $0.pictogram == "26F9" } }) {
+                try BoardCovers.choose(playing, of: main, db)
+            }
             try seedTaps(db, patient: patient, tutor: tutor, plans: [core, main, big], now: now)
             for (index, length) in [2, 3, 2, 4].enumerated() {
                 let chosen = Array(words.prefix(length + index).suffix(length))
@@ -129,8 +134,10 @@ enum DemoBoards {
 
     static func sentencePlan(_ db: Database, patient: Int64, clinician: Int64, tutor: Int64, name: String,
                              symbols: [String: Int64], today: String, now: Date) throws {
+        // Its tile shows "quero", the word most sentences start from, not the "eu" that also opens the core board.
         var plan = Plan(patientId: patient, clinicianId: clinician, tutorId: tutor, name: name, description: "", startsOn: today,
-                        type: PlanType.sentence.rawValue, rows: 1, columns: 1, createdAt: now, updatedAt: now)
+                        type: PlanType.sentence.rawValue, rows: 1, columns: 1, createdAt: now, updatedAt: now,
+                        coverSymbolId: symbols["quero"])
         try plan.insert(db)
         var words: [String: Int64] = [:]
         for entry in sentenceWords {

@@ -49,6 +49,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 FHIR: measurements imported from bundles", migrate: FHIRSchema.v1Measurements)
         migrator.registerMigration("2026-11 FHIR: API tokens", migrate: FHIRSchema.v2Tokens)
         migrator.registerMigration("2026-11 AAC: boards up to 16 × 16", migrate: LargeGrids.v1)
+        migrator.registerMigration("2026-11 screens: a board's own picture on the child's tiles", migrate: BoardCovers.v1)
         return migrator
     }
 }
