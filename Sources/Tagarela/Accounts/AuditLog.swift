@@ -36,6 +36,16 @@ struct AuditEntry: Codable, Sendable, FetchableRecord, MutablePersistableRecord 
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// What an entry may be about, each named on the audit page in the reader's language
+    /// (`audit_entity_<name>`). A test checks that every `record` call in Sources names one of these.
+    static let entities = ["accessSetting", "address", "category", "educatItem", "evaluation", "fhirMeasurement", "fhirToken",
+                           "food", "goal", "goalNote", "linkRequest", "meal", "nutritionTarget", "obfImport", "observation",
+                           "patient", "plan", "request", "session", "setting", "symbol", "tutorPatient", "user", "weightEntry"]
+
+    /// Entities whose id is a person's (the patient's, for a patient's settings and records).
+    static let entitiesNamingAPerson: Set<String> = ["accessSetting", "fhirMeasurement", "nutritionTarget", "patient", "session",
+                                                      "tutorPatient", "user", "weightEntry"]
 }
 
 /// The details every audit entry needs from the request that made the change.

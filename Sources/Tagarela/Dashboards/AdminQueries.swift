@@ -23,11 +23,19 @@ enum AdminQueries {
         let entries: [AuditEntry]
         /// Entries matching the filter on every page.
         let total: Int
+        /// The names of the people and boards the page's entries are about, by id, so the page says
+        /// "Carla Costa" rather than "patient #7" (a record since deleted keeps its number).
+        let people: [Int64: String]
+        let plans: [Int64: String]
     }
 
     /// One page (from 1) of the audit entries that match `filter`, the newest first.
     static func auditLog(_ filter: AuditFilter, page: Int, pageSize: Int, _ db: Database) throws -> AuditLog {
-        AuditLog(entries: try filter.request().limit(pageSize, offset: (page - 1) * pageSize).fetchAll(db),
-                 total: try filter.request().fetchCount(db))
+        let entries = try filter.request().limit(pageSize, offset: (page - 1) * pageSize).fetchAll(db)
+        let personIds = Set(entries.filter { AuditEntry.entitiesNamingAPerson.contains($0.entity) }.compactMap(\.entityId))
+        let planIds = Set(entries.filter { $0.entity == "plan" }.compactMap(\.entityId))
+        return AuditLog(entries: entries, total: try filter.request().fetchCount(db),
+                        people: Dictionary(uniqueKeysWithValues: try User.fetchAll(db, keys: personIds).map { ($0.id!, $0.displayName) }),
+                        plans: Dictionary(uniqueKeysWithValues: try Plan.fetchAll(db, keys: planIds).map { ($0.id!, $0.name) }))
     }
 }

@@ -88,8 +88,7 @@ enum AdminRoutes {
         filter.to = (query["to"]).flatMap(context.format.parseDate)
         let page = max(1, Int(query["page"] ?? "") ?? 1)
         let log = try AdminQueries.auditLog(filter, page: page, pageSize: AuditPage.pageSize, db)
-        return .page("admin/audit", title: "audit_title",
-                     AuditPage(entries: log.entries, total: log.total, page: page, filter: filter, query: query, context: context))
+        return .page("admin/audit", title: "audit_title", AuditPage(log, page: page, filter: filter, query: query, context: context))
     }
 }
 
@@ -210,19 +209,22 @@ struct AuditPage: PageModel {
     let from: String
     let to: String
     let actions: [Option]
+    let entities: [Option]
     let previousPage: String?
     let nextPage: String?
     let filterURL = AdminEndpoints.auditLog.path()
 
-    init(entries: [AuditEntry], total: Int, page: Int, filter: AuditFilter, query: HTTPServer.Parameters, context: RequestContext) {
+    init(_ log: AdminQueries.AuditLog, page: Int, filter: AuditFilter, query: HTTPServer.Parameters, context: RequestContext) {
         let t = context.t
-        rows = entries.map {
+        rows = log.entries.map {
             Row(when: "\(context.format.shortDate($0.at)) \(context.format.time($0.at))", actor: $0.actorName,
-                action: t["audit_action_\($0.action)"], entity: $0.entity + ($0.entityId.map { " #\($0)" } ?? ""),
+                action: t["audit_action_\($0.action)"], entity: Self.entity($0, log, t),
                 summary: $0.summary, address: $0.clientAddress)
         }
-        isEmpty = entries.isEmpty
-        totalText = t("audit_total", ["count": "\(total)"])
+        isEmpty = log.entries.isEmpty
+        totalText = t("audit_total", ["count": "\(log.total)"])
+        entities = AuditEntry.entities.map { SelectOption(value: $0, label: t["audit_entity_\($0)"], isSelected: filter.entity == $0) }
+            .sorted { $0.label.localizedCompare($1.label) == .orderedAscending }
         actor = filter.actor
         entity = filter.entity
         from = query["from"] ?? ""
@@ -236,7 +238,16 @@ struct AuditPage: PageModel {
                                                  "from": typedFrom, "to": typedTo, "page": "\(page)"])
         }
         previousPage = page > 1 ? link(page - 1) : nil
-        nextPage = page * Self.pageSize < total ? link(page + 1) : nil
+        nextPage = page * Self.pageSize < log.total ? link(page + 1) : nil
+    }
+
+    /// "Paciente · Carla Costa", "Prancha · Meu dia", "Refeição nº 12": what the entry is about, in the reader's
+    /// language. Pure.
+    static func entity(_ entry: AuditEntry, _ log: AdminQueries.AuditLog, _ t: Translator) -> String {
+        let kind = AuditEntry.entities.contains(entry.entity) ? t["audit_entity_\(entry.entity)"] : entry.entity
+        guard let id = entry.entityId else { return kind }
+        let name = AuditEntry.entitiesNamingAPerson.contains(entry.entity) ? log.people[id] : entry.entity == "plan" ? log.plans[id] : nil
+        return name.map { "\(kind) · \($0)" } ?? t("audit_entity_number", ["kind": kind, "id": "\(id)"])
     }
 }
 
