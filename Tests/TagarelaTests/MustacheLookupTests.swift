@@ -44,12 +44,12 @@ import Testing
         Self.expectAnswersEveryProperty(ClinicianDashboard.WorklistRow(patient: PatientRow(summary, today: "2026-11-21", context: context),
                                                                        reasons: ["New tutor notes: 1"]))
         let filter = UsageRoutes.Filter(Parameters([("from", "2026-11-01"), ("to", "2026-11-30")]), context: context)
-        let usage = UsagePage(patientId: 7, patientName: "Carla Costa", filter: filter, total: 3,
+        let usage = UsagePage(patientId: 7, patientName: "Carla Costa", patientLocale: .es, filter: filter, total: 3,
                               perDay: [(day: "2026-11-02", count: 3)], top: [(name: "água", count: 3)],
                               longest: [(text: "eu quero água", words: 3, at: Date(), assisted: "Bruno")],
                               rows: [], plans: [], people: [], context: context)
         Self.expectAnswersEveryProperty(usage)
-        Self.expectAnswersEveryProperty(UsagePage.Row(when: "1", plan: "p", symbol: "s", assisted: "a"))
+        Self.expectAnswersEveryProperty(UsagePage.Row(when: "1", plan: "p", symbol: "s", wordsLang: "es", assisted: "a"))
         Self.expectAnswersEveryProperty(UsagePage.RenderedRow(html: "<tr></tr>"))
         for item in usage.top { Self.expectAnswersEveryProperty(item) }
         for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
@@ -78,8 +78,8 @@ import Testing
     /// it printed inside it, with and without its badge, escaped, in every language.
     @Test func aUsageRowRendersAloneAsInsideThePage() async throws {
         let test = try await TestApp(seedDemo: false)
-        let rows = [UsagePage.Row(when: "02/11 10:15", plan: "Casa & <escola>", symbol: "\"água\"", assisted: "Bruno's"),
-                    UsagePage.Row(when: "1", plan: "p", symbol: "s", assisted: "a", kind: "Modelagem <m>")]
+        let rows = [UsagePage.Row(when: "02/11 10:15", plan: "Casa & <escola>", symbol: "\"água\"", wordsLang: nil, assisted: "Bruno's"),
+                    UsagePage.Row(when: "1", plan: "p", symbol: "s", wordsLang: "es", assisted: "a", kind: "Modelagem <m>")]
         for locale in AppLocale.allCases {
             let context = RequestContext(request: Request(method: .get, path: "/"), app: test.app, signedIn: nil, actor: nil,
                                          locale: locale, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)

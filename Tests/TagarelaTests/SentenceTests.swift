@@ -168,7 +168,7 @@ import Testing
         #expect(try ana.post("/plans/\(plan)/words/\(verb)/shortcut", [("shortcut", "1")]).status == 303)
         let page = try ana.get("/plans/\(plan)/edit")
         #expect(!page.text.contains("O paciente ainda não tem como começar"))
-        #expect(page.text.contains(#"<input type="checkbox" name="to" value="\#(verb)" checked> quero"#))
+        #expect(page.text.contains(#"<input type="checkbox" name="to" value="\#(verb)" checked> <span>quero</span>"#))
         #expect(try test.read { try Bool.fetchOne($0, sql: "SELECT isShortcut FROM sentenceWord WHERE id = ?", arguments: [verb]) } == true)
 
         #expect(try ana.post("/plans/\(plan)/words/\(verb)/remove").status == 303)

@@ -111,6 +111,7 @@ struct PlansPage: PageModel {
     struct Item: PageModel {
         let id: Int64
         let name: String
+        let wordsLang: String?
         let detail: String
         let editURL: String
         let exportURL: String
@@ -138,10 +139,12 @@ struct PlansPage: PageModel {
     /// A tutor opens a plan on this device in patient mode.
     let patientModeURL: String
 
-    init(patientId: Int64, patientName: String, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
+    init(patient: PlanQueries.Patient, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
         let t = context.t
+        let patientId = patient.id
         self.patientId = patientId
-        self.patientName = patientName
+        patientName = patient.name
+        let wordsLang = t.locale.lang(of: patient.locale)
         isClinician = actor.role == .clinician
         isTutor = actor.role == .tutor
         newPlanURL = PlanEndpoints.newPlan.path(patientId)
@@ -152,7 +155,7 @@ struct PlansPage: PageModel {
         patientModeURL = AccountsEndpoints.openPatientMode.path(patientId)
         func item(_ plan: Plan) -> Item {
             let kind = plan.planType == .board ? "\(plan.rows) × \(plan.columns)" : t["plan_type_\(plan.type)"]
-            return Item(id: plan.id!, name: plan.name, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))",
+            return Item(id: plan.id!, name: plan.name, wordsLang: wordsLang, detail: "\(kind) · \(context.format.shortDate(iso: plan.startsOn))",
                         editURL: PlanEndpoints.editor.path(plan.id!), exportURL: OBFEndpoints.exportPackage.path(plan.id!),
                         printURL: PlanEndpoints.printView.path(plan.id!),
                         hasGrid: plan.planType != .sentence)
@@ -194,6 +197,8 @@ struct EditorPage: PageModel {
     struct Choice: PageModel {
         let id: Int64
         let name: String
+        /// The word's language (its voice) when the page's is another.
+        let lang: String?
         let imageURL: String
         let colourClass: String
     }
@@ -215,6 +220,8 @@ struct EditorPage: PageModel {
     let cells: [EditorCell]
     let patientId: Int64
     let patientName: String
+    /// The board's language when the page's is another (`AppLocale.lang(of:)`).
+    let wordsLang: String?
     let selected: Int?
     let selectedNumber: Int
     let hasSelection: Bool
@@ -250,12 +257,13 @@ struct EditorPage: PageModel {
         let spans: [Int]
     }
 
-    init(screen: BoardScreen, patientName: String, selected: Int?, categories: [Category], symbols: [Symbol], boards: [Plan],
+    init(screen: BoardScreen, patient: PlanQueries.Patient, selected: Int?, categories: [Category], symbols: [Symbol], boards: [Plan],
          search: String, category: String, _ t: Translator) {
         let board = BoardView(screen, t)
         self.board = board
         patientId = screen.plan.patientId
-        self.patientName = patientName
+        patientName = patient.name
+        wordsLang = t.locale.lang(of: patient.locale)
         let selected = selected.flatMap { (0..<screen.plan.cellCount).contains($0) ? $0 : nil }
         self.selected = selected
         let planId = screen.plan.id!
@@ -278,7 +286,8 @@ struct EditorPage: PageModel {
         canChooseCover = selectedSymbol != nil && !isCover
         self.categories = categories.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: category == "\($0.id!)") }
         let colours = Dictionary(uniqueKeysWithValues: categories.map { ($0.id!, $0.categoryColour) })
-        self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name, imageURL: $0.imageURL,
+        self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name,
+                                            lang: t.locale.lang(of: $0.voice.flatMap(AppLocale.init(rawValue:))), imageURL: $0.imageURL,
                                             colourClass: (colours[$0.categoryId] ?? .white).cssClass) }
         self.boards = boards.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: false) }
         positions = (0..<screen.plan.cellCount).filter { $0 != selected }.map {

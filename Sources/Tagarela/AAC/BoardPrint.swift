@@ -16,6 +16,8 @@ struct PrintSheet: PageModel {
 
     let planId: Int64
     let name: String
+    /// The board's language when the page's is another (`AppLocale.lang(of:)`).
+    let wordsLang: String?
     let patientName: String
     let description: String?
     /// In a book: this sheet's page number.
@@ -41,10 +43,11 @@ struct PrintSheet: PageModel {
     }
 
     /// A board or big-symbol plan; `pages` gives the book page of each board a folder may open.
-    init(board: BoardView, patientName: String, description: String, pageNumber: Int? = nil, pages: [Int64: Int] = [:],
-         _ t: Translator) {
+    init(board: BoardView, patientName: String, wordsLang: String? = nil, description: String, pageNumber: Int? = nil,
+         pages: [Int64: Int] = [:], _ t: Translator) {
         planId = board.planId
         name = board.name
+        self.wordsLang = wordsLang
         self.patientName = patientName
         self.description = description.isEmpty ? nil : description
         self.pageNumber = pageNumber
@@ -56,14 +59,16 @@ struct PrintSheet: PageModel {
         cells = board.cells.map { cell in
             let page = cell.linkPlanId.flatMap { pages[$0] }
             return Cell(colourClass: cell.colourClass, isEmpty: cell.isEmpty, isFolder: cell.isFolder, imageURL: cell.imageURL,
-                        label: cell.label, lang: cell.lang, note: page.map { t("boards_book_see_page", ["n": "\($0)"]) })
+                        label: cell.label, lang: cell.lang ?? (cell.isFolder ? wordsLang : nil), note: page.map { t("boards_book_see_page", ["n": "\($0)"]) })
         }
     }
 
     /// A sentence plan: its words in the order of a sentence (subjects, verbs, complements), each with its role.
-    init(sentencePlan plan: Plan, grammar: SentenceGrammar, patientName: String, pageNumber: Int? = nil, _ t: Translator) {
+    init(sentencePlan plan: Plan, grammar: SentenceGrammar, patientName: String, wordsLang: String? = nil, pageNumber: Int? = nil,
+         _ t: Translator) {
         planId = plan.id!
         name = plan.name
+        self.wordsLang = wordsLang
         self.patientName = patientName
         description = plan.description.isEmpty ? nil : plan.description
         self.pageNumber = pageNumber
@@ -89,6 +94,7 @@ struct PrintPage: PageModel {
 struct BookPage: PageModel {
     struct Entry: PageModel {
         let name: String
+        let wordsLang: String?
         let kind: String
         let pageNumber: Int
     }

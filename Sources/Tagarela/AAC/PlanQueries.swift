@@ -7,12 +7,24 @@ enum PlanQueries {
     struct Patient {
         let id: Int64
         let name: String
+        /// The language the patient's boards speak, for `lang` on other languages' pages: the voice of most
+        /// of their words, else the patient's own language (Carla reads a Catalan screen, her boards speak
+        /// Portuguese).
+        let locale: AppLocale?
     }
 
     /// The patient, if the actor may see them, with the name pages print.
     static func patient(_ id: Int64, visibleTo actor: Actor, _ db: Database) throws -> Patient {
-        let patient = try PatientScope.find(id, visibleTo: actor, db)
-        return Patient(id: patient.userId, name: try displayName(of: patient.userId, db))
+        try person(try PatientScope.find(id, visibleTo: actor, db).userId, db)
+    }
+
+    static func person(_ userId: Int64, _ db: Database) throws -> Patient {
+        guard let user = try User.fetchOne(db, key: userId) else { throw AppError.notFound }
+        let spoken = try String.fetchOne(db, sql: """
+            SELECT s.voice FROM planCell c JOIN plan p ON p.id = c.planId JOIN symbol s ON s.id = c.symbolId
+            WHERE p.patientId = ? AND s.voice IS NOT NULL GROUP BY s.voice ORDER BY count(*) DESC, s.voice LIMIT 1
+            """, arguments: [userId])
+        return Patient(id: userId, name: user.displayName, locale: spoken.flatMap(AppLocale.init(rawValue:)) ?? user.appLocale)
     }
 
     static func displayName(of userId: Int64, _ db: Database) throws -> String {
@@ -66,7 +78,7 @@ enum PlanQueries {
 
     struct BoardEditor {
         let screen: BoardScreen
-        let patientName: String
+        let patient: Patient
         let categories: [Category]
         let symbols: [Symbol]
         /// The patient's other boards, which a folder cell may open.
@@ -88,7 +100,7 @@ enum PlanQueries {
             return .sentence(try SentenceQueries.editor(plan, by: actor, filter: filter, add: role, db))
         }
         return .board(BoardEditor(
-            screen: try BoardScreen.fetch(plan, db), patientName: try displayName(of: plan.patientId, db),
+            screen: try BoardScreen.fetch(plan, db), patient: try person(plan.patientId, db),
             categories: try Category.forClinicianReadOnly(actor.userId, db),
             symbols: try usableSymbols(clinicianId: actor.userId, patientId: plan.patientId, filter, db),
             boards: try Plan.filter(Column("patientId") == plan.patientId && Column("id") != plan.id
@@ -96,14 +108,15 @@ enum PlanQueries {
     }
 
     /// One printed sheet of a plan: its grid, or a sentence plan's words.
-    static func sheet(_ plan: Plan, patientName: String, pageNumber: Int?, pages: [Int64: Int], _ t: Translator,
+    static func sheet(_ plan: Plan, patient: Patient, pageNumber: Int?, pages: [Int64: Int], _ t: Translator,
                       _ db: Database) throws -> PrintSheet {
         if plan.planType == .sentence {
-            return PrintSheet(sentencePlan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), patientName: patientName,
-                              pageNumber: pageNumber, t)
+            return PrintSheet(sentencePlan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), patientName: patient.name,
+                              wordsLang: t.locale.lang(of: patient.locale), pageNumber: pageNumber, t)
         }
-        return PrintSheet(board: BoardView(try BoardScreen.fetch(plan, db), t), patientName: patientName,
-                          description: plan.description, pageNumber: pageNumber, pages: pages, t)
+        return PrintSheet(board: BoardView(try BoardScreen.fetch(plan, db), t), patientName: patient.name,
+                          wordsLang: t.locale.lang(of: patient.locale), description: plan.description, pageNumber: pageNumber,
+                          pages: pages, t)
     }
 
     struct Book {

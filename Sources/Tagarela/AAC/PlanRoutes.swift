@@ -24,7 +24,7 @@ enum PlanRoutes {
         let actor = try context.requireActor()
         let data = try PlanQueries.list(patientId: patientId, visibleTo: actor, db)
         return .page("aac/plans", title: "plans_title",
-                     PlansPage(patientId: data.patient.id, patientName: data.patient.name, plans: data.plans, tutors: data.tutors,
+                     PlansPage(patient: data.patient, plans: data.plans, tutors: data.tutors,
                                actor: actor, context: context))
     }
 
@@ -65,7 +65,7 @@ enum PlanRoutes {
             return SentenceRoutes.editor(context, data, search: query["q"] ?? "", category: query["category"] ?? "")
         case .board(let data):
             return .page("aac/editor", title: "editor_title", EditorPage(
-                screen: data.screen, patientName: data.patientName, selected: query["cell"].flatMap(Int.init),
+                screen: data.screen, patient: data.patient, selected: query["cell"].flatMap(Int.init),
                 categories: data.categories, symbols: data.symbols, boards: data.boards,
                 search: query["q"] ?? "", category: query["category"] ?? "", context.t))
         }
@@ -83,9 +83,9 @@ enum PlanRoutes {
     @Sendable static func printView(_ context: RequestContext, _ db: Database, planId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let plan = try Plans.recordPrint(planId: planId, visibleTo: actor, audit: context.audit, db)
-        let patientName = try PlanQueries.displayName(of: plan.patientId, db)
+        let patient = try PlanQueries.person(plan.patientId, db)
         return .page("aac/print", title: "print_title",
-                     PrintPage(sheet: try PlanQueries.sheet(plan, patientName: patientName, pageNumber: nil, pages: [:], context.t, db)))
+                     PrintPage(sheet: try PlanQueries.sheet(plan, patient: patient, pageNumber: nil, pages: [:], context.t, db)))
     }
 
     /// The communication book: a cover (patient, date, clinicians, contents), then every plan of the
@@ -98,9 +98,9 @@ enum PlanRoutes {
         return .page("aac/book", title: "boards_book_title", BookPage(
             patientId: data.patient.id, patientName: data.patient.name, date: context.format.longDate(context.now),
             clinicians: data.clinicianNames.isEmpty ? nil : data.clinicianNames.joined(separator: ", "),
-            entries: data.plans.map { BookPage.Entry(name: $0.name, kind: context.t["plan_type_\($0.type)"], pageNumber: pages[$0.id!]!) },
+            entries: data.plans.map { BookPage.Entry(name: $0.name, wordsLang: context.t.locale.lang(of: data.patient.locale), kind: context.t["plan_type_\($0.type)"], pageNumber: pages[$0.id!]!) },
             sheets: try data.plans.map {
-                try PlanQueries.sheet($0, patientName: data.patient.name, pageNumber: pages[$0.id!], pages: pages, context.t, db)
+                try PlanQueries.sheet($0, patient: data.patient, pageNumber: pages[$0.id!], pages: pages, context.t, db)
             },
             isEmpty: data.plans.isEmpty, plansURL: PlanEndpoints.list.path(data.patient.id)))
     }

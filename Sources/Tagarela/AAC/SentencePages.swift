@@ -72,6 +72,8 @@ struct SentenceEditorPage: PageModel {
     let patientId: Int64
     let name: String
     let patientName: String
+    /// The language of the patient's words when the page's is another (`AppLocale.lang(of:)`).
+    let wordsLang: String?
     let columns: [Column]
     let chooser: Chooser?
     let isComplete: Bool
@@ -80,11 +82,12 @@ struct SentenceEditorPage: PageModel {
     /// The editor at one of its parts (a role's column, a word), where a change lands.
     static func anchor(planId: Int64, _ fragment: String) -> String { PlanEndpoints.editor.path(planId) + "#" + fragment }
 
-    init(plan: Plan, patientName: String, grammar: SentenceGrammar, chooser: Chooser?, _ t: Translator) {
+    init(plan: Plan, patient: PlanQueries.Patient, grammar: SentenceGrammar, chooser: Chooser?, _ t: Translator) {
         planId = plan.id!
         patientId = plan.patientId
         name = plan.name
-        self.patientName = patientName
+        patientName = patient.name
+        wordsLang = t.locale.lang(of: patient.locale)
         self.chooser = chooser
         plansURL = PlanEndpoints.list.path(plan.patientId)
         let planId = plan.id!

@@ -12,7 +12,7 @@ enum SentenceQueries {
         }
 
         let plan: Plan
-        let patientName: String
+        let patient: PlanQueries.Patient
         let grammar: SentenceGrammar
         let chooser: Chooser?
     }
@@ -29,7 +29,7 @@ enum SentenceQueries {
                 symbols: try PlanQueries.usableSymbols(clinicianId: actor.userId, patientId: plan.patientId, filter, db)
                     .filter { !taken.contains($0.id) })
         }
-        return Editor(plan: plan, patientName: try PlanQueries.displayName(of: plan.patientId, db), grammar: grammar, chooser: chooser)
+        return Editor(plan: plan, patient: try PlanQueries.person(plan.patientId, db), grammar: grammar, chooser: chooser)
     }
 }
 

@@ -52,7 +52,7 @@ enum SentenceRoutes {
                                        context.t)
         }
         return .page("aac/sentence-editor", title: "editor_title",
-                     SentenceEditorPage(plan: data.plan, patientName: data.patientName, grammar: data.grammar, chooser: chooser, context.t))
+                     SentenceEditorPage(plan: data.plan, patient: data.patient, grammar: data.grammar, chooser: chooser, context.t))
     }
 
     @Sendable static func addWord(_ context: RequestContext, _ db: Database, planId: Int64) throws -> Reply {

@@ -10,6 +10,7 @@ extension UsagePage: MustacheParent {
         switch name {
         case "patientId": MustacheText(String(patientId))
         case "patientName": MustacheText(patientName)
+        case "wordsLang": wordsLang.map(MustacheText.init)
         case "from": MustacheText(from)
         case "to": MustacheText(to)
         case "plans": plans
@@ -39,6 +40,7 @@ extension UsagePage.Row: MustacheParent {
         case "when": MustacheText(when)
         case "plan": MustacheText(plan)
         case "symbol": MustacheText(symbol)
+        case "wordsLang": wordsLang.map(MustacheText.init)
         case "assisted": MustacheText(assisted)
         case "kind": kind.map(MustacheText.init)
         default: nil

@@ -10,6 +10,8 @@ struct UsagePage: PageModel {
         let when: String
         let plan: String
         let symbol: String
+        /// The board's language when the page's is another.
+        let wordsLang: String?
         let assisted: String
         /// "Modeling" when an adult tapped it to show the child: nil prints no badge (an empty one was an empty pill).
         var kind: String?
@@ -35,6 +37,8 @@ struct UsagePage: PageModel {
 
     let patientId: Int64
     let patientName: String
+    /// The language of the patient's boards and words when the page's is another (`AppLocale.lang(of:)`).
+    let wordsLang: String?
     let from: String
     let to: String
     let plans: [SelectOption]
@@ -61,12 +65,14 @@ struct UsagePage: PageModel {
     /// Where the filter form goes.
     let filterURL: String
 
-    init(patientId: Int64, patientName: String, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
+    init(patientId: Int64, patientName: String, patientLocale: AppLocale?, filter: UsageRoutes.Filter, total: Int, perDay: [(day: String, count: Int)],
          top: [(name: String, count: Int)], longest: [(text: String, words: Int, at: Date, assisted: String?)],
          rows: [UsageRoutes.TapRow], plans: [Plan], people: [User], context: RequestContext) {
         let t = context.t, format = context.format
         self.patientId = patientId
         self.patientName = patientName
+        let wordsLang = t.locale.lang(of: patientLocale)
+        self.wordsLang = wordsLang
         from = filter.from
         to = filter.to
         self.plans = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.planId == nil)]
@@ -94,7 +100,7 @@ struct UsagePage: PageModel {
         self.rows = listed.map { tap in
             RenderedRow(html: context.usageRows.value(for: Self.rowKey(tap, locale: context.locale)) {
                 context.renderPieceHTML("aac/usage-row", Row(
-                    when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—",
+                    when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—", wordsLang: wordsLang,
                     assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil))
             })
         }

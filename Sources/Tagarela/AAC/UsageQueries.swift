@@ -100,6 +100,8 @@ enum UsageQueries {
     struct History: Sendable {
         let patientId: Int64
         let patientName: String
+        /// The language of the patient's boards and words.
+        let patientLocale: AppLocale?
         let total: Int
         let perDay: [(day: String, count: Int)]
         let top: [(name: String, count: Int)]
@@ -123,10 +125,9 @@ enum UsageQueries {
             """), arguments: sentenceArguments).map {
             (text: $0["text"] as String, words: $0["wordCount"] as Int, at: $0["at"] as Date, assisted: $0["assisted"] as String?)
         }
+        let person = try PlanQueries.person(patient.userId, db)
         return History(
-            patientId: patient.userId,
-            patientName: try String.fetchOne(db.cachedStatement(sql: "SELECT displayName FROM user WHERE id = ?"),
-                                             arguments: [patient.userId]) ?? "",
+            patientId: patient.userId, patientName: person.name, patientLocale: person.locale,
             total: perDay.reduce(0) { $0 + $1.count }, perDay: perDay, top: top, longest: longest,
             rows: try taps(filter, patientId: patient.userId, limit: UsagePage.listedTaps + 1, before: filter.before,
                            timeZone: timeZone, db),

@@ -20,7 +20,7 @@ enum UsageRoutes {
         let filter = Filter(context.request.query, context: context)
         let data = try UsageQueries.history(patientId: patientId, visibleTo: actor, filter, timeZone: context.configuration.timeZone, db)
         return .page("aac/usage", title: "usage_title", UsagePage(
-            patientId: data.patientId, patientName: data.patientName, filter: filter, total: data.total, perDay: data.perDay,
+            patientId: data.patientId, patientName: data.patientName, patientLocale: data.patientLocale, filter: filter, total: data.total, perDay: data.perDay,
             top: data.top, longest: data.longest, rows: data.rows, plans: data.plans, people: data.people, context: context))
     }
 

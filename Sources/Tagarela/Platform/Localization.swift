@@ -10,6 +10,13 @@ public enum AppLocale: String, CaseIterable, Sendable {
 
     public static let fallback = AppLocale.ptBR
 
+    /// The `lang` of words written in `words` on a page in this language: nil when they agree, so a
+    /// Spanish board named on a Portuguese page is read with a Spanish voice. Pure.
+    func lang(of words: AppLocale?) -> String? {
+        guard let words, words != self else { return nil }
+        return words.rawValue
+    }
+
     /// The language's name in itself, the same on every page (a choice offered before anyone signs in).
     var nativeName: String {
         switch self {
