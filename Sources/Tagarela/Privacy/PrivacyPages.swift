@@ -115,7 +115,6 @@ struct ErasuresPage: PageModel {
         let eraseURL: String
         let declineURL: String
         let form: FormState
-        let hasForm: Bool
     }
 
     let items: [Item]
@@ -138,7 +137,7 @@ struct ErasuresPage: PageModel {
                         clinicians: request.patientId.flatMap { careTeams[$0] }.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") },
                         isOpen: request.state == .open, outcome: outcome, note: request.decisionNote.flatMap { $0.isEmpty ? nil : $0 },
                         eraseURL: PrivacyEndpoints.erase.path(request.id), declineURL: PrivacyEndpoints.decline.path(request.id),
-                        form: formFor == request.id ? form : FormState(), hasForm: formFor == request.id)
+                        form: formFor == request.id ? form : FormState())
         }
         isEmpty = requests.isEmpty
     }
