@@ -71,12 +71,13 @@ final class TenantTestNode {
     }
 
     /// Waits until `tenant`'s host answers other than `status` (the node reads its registry each `interval`).
-    func waitUntil(_ tenant: String, answersOtherThan status: Int, seconds: Double = 20) throws -> WireResponse {
+    /// Sleeps without holding a thread: the node's watcher and its new tenant's start run on the same pool.
+    func waitUntil(_ tenant: String, answersOtherThan status: Int, seconds: Double = 30) async throws -> WireResponse {
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             let response = try client(host: Self.host(tenant)).get("/login")
             if response.status != status || Date() > deadline { return response }
-            Thread.sleep(forTimeInterval: 0.05)
+            try await Task.sleep(for: .milliseconds(50))
         }
     }
 }
@@ -209,7 +210,7 @@ final class TenantTestNode {
 
         let added = try Self.run(binary, ["tenant", "add", "gamma", "--host", TenantTestNode.host("gamma"), "--data", test.root])
         #expect(added.status == 0, "\(added.output)")
-        let answered = try test.waitUntil("gamma", answersOtherThan: 404)
+        let answered = try await test.waitUntil("gamma", answersOtherThan: 404)
         #expect(answered.status == 200, "gamma still answers \(answered.status)")
         try test.seedDemo("gamma")
         let nadia = try test.browser("gamma", loggedInAs: "nadia")
@@ -223,7 +224,7 @@ final class TenantTestNode {
 
         let removed = try Self.run(binary, ["tenant", "remove", "gamma", "--data", test.root])
         #expect(removed.status == 0, "\(removed.output)")
-        #expect(try test.waitUntil("gamma", answersOtherThan: 200).status == 404)
+        #expect(try await test.waitUntil("gamma", answersOtherThan: 200).status == 404)
         #expect(try nadia.get("/clinician").status == 404)
         #expect(try test.browser("alpha", loggedInAs: "nadia").get("/clinician").status == 200, "alpha kept serving")
     }

@@ -191,8 +191,8 @@ public final class TenantNode: Responder, Sendable {
     }
 }
 
-/// The page for a host this node does not serve: the layout and the stylesheet, in the browser's
-/// language, saying which address was asked for. Nothing of any tenant is read to make it.
+/// The page for a host this node does not serve: the stylesheet and no link (each would lead back here), in
+/// the browser's language, saying which address was asked for. Nothing of any tenant is read to make it.
 struct NotServedPage: Sendable {
     let templates: Templates
     let catalogues: Catalogues
@@ -211,7 +211,7 @@ struct NotServedPage: Sendable {
         let staticFiles = try StaticFiles(root: configuration.publicDirectory)
         let assets = Assets(staticFiles)
         let templates = try await Templates.load(
-            from: configuration.templatesDirectory, required: ["layout", "tenants/not-served"], catalogues: catalogues,
+            from: configuration.templatesDirectory, required: ["tenants/not-served"], catalogues: catalogues,
             constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 })
         return NotServedPage(templates: templates, catalogues: catalogues, staticFiles: staticFiles, assets: assets)
     }
