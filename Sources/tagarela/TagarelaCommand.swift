@@ -8,7 +8,7 @@ struct TagarelaCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagarela",
         abstract: "Tagarela: AAC boards, eduCAT games, nutrition and body composition for clinics and families.",
-        subcommands: [Serve.self, Migrate.self, Backup.self, Restore.self, SeedDemo.self, UserCommand.self, EduCATAudioCommand.self])
+        subcommands: [Serve.self, Migrate.self, Backup.self, Restore.self, SeedDemo.self, UserCommand.self, TenantCommand.self, EduCATAudioCommand.self])
 }
 
 /// Where the data and the templates are; shared by every subcommand.
@@ -47,6 +47,10 @@ struct Serve: AsyncParsableCommand {
         var configuration = locations.appConfiguration
         configuration.port = port
         configuration.threads = threads
+        if TenantFile(nodeDataDirectory: configuration.dataDirectory).exists {
+            try await serveTenants(configuration, logger: logger)
+            return
+        }
         try Restoring.refuseIfInProgress(configuration)
         FreedMemory.limitArenas()
         let app = try await App.make(configuration, logger: logger)
@@ -58,6 +62,23 @@ struct Serve: AsyncParsableCommand {
         logger.notice("stopping: finishing requests in flight")
         server.shutdown(gracePeriod: .seconds(30))
         app.saveBeforeExit()
+        logger.notice("stopped")
+    }
+
+    /// A node with `tenants.conf` in its data folder: every tenant it names, chosen by host (`TenantNode`).
+    func serveTenants(_ configuration: AppConfiguration, logger: Logger) async throws {
+        FreedMemory.limitArenas()
+        let node = try await TenantNode.make(configuration, logger: logger)
+        node.startWatching()
+        let server = node.makeServer()
+        try server.start()
+        FreedMemory.startReturning()
+        logger.notice("Tagarela serves \(node.apps.count) tenants on port \(server.port), listed in \(node.file.path)")
+        await TerminationSignal.wait()
+        logger.notice("stopping: finishing requests in flight")
+        node.stopWatching()
+        server.shutdown(gracePeriod: .seconds(30))
+        node.saveBeforeExit()
         logger.notice("stopped")
     }
 }

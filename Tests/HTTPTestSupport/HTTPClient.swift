@@ -26,8 +26,13 @@ public enum HTTPClientError: Error { case connect, send, malformed(String) }
 /// bytes they mean to: malformed bodies, huge headers, HEAD requests. One request per connection.
 public struct HTTPClient: Sendable {
     public let port: Int
+    /// The Host header sent; nil: `127.0.0.1:<port>`. A node serving several tenants chooses by it.
+    public let host: String?
 
-    public init(port: Int) { self.port = port }
+    public init(port: Int, host: String? = nil) {
+        self.port = port
+        self.host = host
+    }
 
     public func get(_ target: String, headers: [(String, String)] = []) throws -> WireResponse {
         try send(method: "GET", target: target, headers: headers)
@@ -63,7 +68,7 @@ public struct HTTPClient: Sendable {
 
     public func send(method: String, target: String, headers: [(String, String)] = [],
                      body: [UInt8]? = nil, expectBody: Bool = true) throws -> WireResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"
