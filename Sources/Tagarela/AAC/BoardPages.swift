@@ -137,9 +137,17 @@ struct PlansPage: PageModel {
     let bookURL: String
     /// A tutor opens a plan on this device in patient mode.
     let patientModeURL: String
+    /// The clinician gives the patient a copy of the starter core board set, in one of the four languages.
+    let starterURL: String
+    let starterLanguages: [SelectOption]
+    let starterError: String?
 
-    init(patientId: Int64, patientName: String, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
+    init(patientId: Int64, patientName: String, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext,
+         starterError: String? = nil) {
         let t = context.t
+        starterURL = PlanEndpoints.assignStarter.path(patientId)
+        starterLanguages = AppLocale.allCases.map { SelectOption(value: $0.rawValue, label: $0.nativeName, isSelected: $0 == context.locale) }
+        self.starterError = starterError
         self.patientId = patientId
         self.patientName = patientName
         isClinician = actor.role == .clinician
