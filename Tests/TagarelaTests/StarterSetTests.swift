@@ -56,7 +56,7 @@ import Testing
         let davi = try test.id(of: "Davi Alves")
         var boards: [AppLocale: [Int: Cell]] = [:], cores: [AppLocale: Int64] = [:]
         for language in AppLocale.allCases {
-            let response = try ana.post("/patients/\(davi)/starter", [("language", language.rawValue)])
+            let response = try ana.post("/patients/\(davi)/boards/starter", [("language", language.rawValue)])
             #expect(response.status == 303, "\(language): \(response.text.prefix(300))")
             let core = try newestPlan(test, named: StarterSet.names[language]!, patient: davi)
             #expect(response.header("Location") == "/plans/\(core.id!)/edit", "the clinician lands on the copy to personalise it")
@@ -130,7 +130,7 @@ import Testing
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
         let carla = try test.id(of: "Carla Costa"), davi = try test.id(of: "Davi Alves")
-        #expect(try ana.post("/patients/\(davi)/starter", [("language", "pt-BR")]).status == 303)
+        #expect(try ana.post("/patients/\(davi)/boards/starter", [("language", "pt-BR")]).status == 303)
         let carlas = try newestPlan(test, named: "Núcleo 60", patient: carla), davis = try newestPlan(test, named: "Núcleo 60", patient: davi)
         let before = try cells(test, plan: carlas.id!)
         #expect(try ana.post("/plans/\(davis.id!)/cells/0", [("clear", "1")]).status == 303)
@@ -144,6 +144,24 @@ import Testing
                 """, arguments: [carlas.id, davis.id])
         }
         #expect(shared == 0, "each copy has its own symbols, so renaming or re-recording a word changes one child's board")
+    }
+
+    @Test func aDoubleTapGivesOneCopyAndALaterOneAnother() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let davi = try test.id(of: "Davi Alves")
+        let plans = { try test.read { try Plan.filter(Column("patientId") == davi).fetchCount($0) } }
+        let before = try plans()
+        let first = try ana.post("/patients/\(davi)/boards/starter", [("language", "es")])
+        let second = try ana.post("/patients/\(davi)/boards/starter", [("language", "es")])
+        #expect(first.status == 303 && second.header("Location") == first.header("Location"), "the second tap lands on the first copy")
+        #expect(try plans() == before + 5)
+        #expect(try ana.post("/patients/\(davi)/boards/starter", [("language", "ca")]).status == 303)
+        #expect(try plans() == before + 10, "another language is another copy")
+        test.clock.advance(by: 60)
+        let later = try ana.post("/patients/\(davi)/boards/starter", [("language", "es")])
+        let after = try plans()
+        #expect(later.header("Location") != first.header("Location") && after == before + 15, "a copy asked for later is a new one")
     }
 
     @Test func theDemosCarlaUsesTheSet() async throws {
@@ -163,13 +181,13 @@ import Testing
         let davi = try test.id(of: "Davi Alves")
         let plans = { try test.read { try Plan.fetchCount($0) } }
         let count = try plans()
-        let refused = try ana.post("/patients/\(davi)/starter", [("language", "fr")])
+        let refused = try ana.post("/patients/\(davi)/boards/starter", [("language", "fr")])
         #expect(refused.status == 422 && refused.text.contains("Escolha um dos quatro idiomas"))
-        #expect(try ana.post("/patients/\(davi)/starter", [("language", "pt-BR")], csrf: "wrong").status == 403)
-        #expect(try test.browser(loggedInAs: "beatriz").post("/patients/\(davi)/starter", [("language", "es")]).status == 403)
-        #expect([403, 404].contains(try test.browser(loggedInAs: "nadia").post("/patients/\(davi)/starter", [("language", "es")]).status))
+        #expect(try ana.post("/patients/\(davi)/boards/starter", [("language", "pt-BR")], csrf: "wrong").status == 403)
+        #expect(try test.browser(loggedInAs: "beatriz").post("/patients/\(davi)/boards/starter", [("language", "es")]).status == 403)
+        #expect([403, 404].contains(try test.browser(loggedInAs: "nadia").post("/patients/\(davi)/boards/starter", [("language", "es")]).status))
         #expect(try plans() == count)
         let list = try ana.get("/patients/\(davi)/plans")
-        #expect(list.text.contains("action=\"/patients/\(davi)/starter\"") && list.text.contains("value=\"ca\""))
+        #expect(list.text.contains("action=\"/patients/\(davi)/boards/starter\"") && list.text.contains("value=\"ca\""))
     }
 }

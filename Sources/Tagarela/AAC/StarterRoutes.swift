@@ -33,6 +33,10 @@ enum StarterRoutes {
                          status: .unprocessableContent)
         }
         let patient = try PatientScope.find(patientId, visibleTo: actor, db)
+        if let earlier = try StarterSets.recentCopy(language: language, patientId: patient.userId, clinicianId: actor.userId,
+                                                    now: context.now, db) {
+            return .redirect(to: PlanEndpoints.editor.path(earlier), flash: "starter_assigned")
+        }
         let core = try StarterSets.store(language: language, patientId: patient.userId, clinicianId: actor.userId,
                                          clips: prepared.clips, pictograms: context.pictograms, now: context.now,
                                          today: ISODate.string(context.now, timeZone: context.configuration.timeZone),

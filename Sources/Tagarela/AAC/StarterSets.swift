@@ -83,6 +83,16 @@ enum StarterSets {
         return core
     }
 
+    /// The core board of a copy in `language` this clinician gave this patient in the last `seconds`: a double
+    /// tap (or a second tab) on "Give this patient a copy" lands on the copy the first made instead of a twin.
+    static func recentCopy(language: AppLocale, patientId: Int64, clinicianId: Int64, now: Date, seconds: TimeInterval = 30,
+                           _ db: Database) throws -> Int64? {
+        try OBFImportRecord.filter(Column("patientId") == patientId && Column("clinicianId") == clinicianId
+                                   && Column("name") == StarterSet.names[language]! && Column("createdAt") > now.addingTimeInterval(-seconds))
+            .filter(sql: "rootPlanId IN (SELECT planId FROM obfImportBoard WHERE locale = ?)", arguments: [language.rawValue])
+            .order(Column("id").desc).fetchOne(db)?.rootPlanId
+    }
+
     /// The clinician's category for each part of speech: the first of their categories in its colour,
     /// else a new one named in their language (questions purple and negation red join the six defaults).
     static func categoryIds(clinicianId: Int64, _ t: Translator, _ db: Database) throws -> [StarterSet.Part: Int64] {

@@ -3,7 +3,8 @@ import GRDB
 
 /// The demo clinic's boards: Ana's categories and symbols (pt-BR), Davi's own symbols in Spanish
 /// (his teacher Beatriz speaks Spanish with him), and for each child a 3×3 board, a 4×5 board with a
-/// folder to the first one, and a big-symbol plan; with two weeks of taps and a few observations.
+/// folder to the first one, and a big-symbol plan; with two weeks of taps and a few observations. Carla also
+/// has her copy of the starter core board set (`StarterSets`), in Portuguese.
 enum DemoBoards {
     /// Words on Ana's general boards: (pictogram hexcode, Fitzgerald category index).
     static let general: [(String, Int)] = [
