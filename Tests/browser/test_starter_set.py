@@ -20,6 +20,10 @@ def test_a_clinician_gives_a_patient_the_set_in_catalan_in_one_step(clinic, page
     page.delete_all_cookies()
     log_in(page, clinic, "ana")
     page.get(f"{clinic.url}/patients/{DAVI}/plans")
+    if SCREENS:
+        page.set_window_size(768, 1024)
+        os.makedirs(SCREENS, exist_ok=True)
+        page.save_screenshot(os.path.join(SCREENS, "starter-offer-768x1024.png"))
     Select(page.find_element(By.ID, "starter-language")).select_by_value("ca")
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, ".starter-form button[type=submit]"))
     WebDriverWait(page, 240).until(lambda p: path_of(p).endswith("/edit"))
