@@ -19,6 +19,17 @@ import Testing
                 #expect(Set(labels).count == labels.count, "a label said twice on one board in \(language): \(labels)")
             }
         }
+        // The core board's longest word sets its labels' size: 10 letters at most keep them ≥ 10 px on paper.
+        for language in AppLocale.allCases {
+            let labels = StarterSet.core.map { cell in
+                switch cell {
+                case .word(let word): word.name(language)
+                case .folder(let index): StarterSet.fringe[index].name(language)
+                }
+            }
+            let longest = labels.flatMap { $0.split(separator: " ") }.map(\.count).max() ?? 0
+            #expect(longest <= 10, "\(language): \(labels.filter { $0.split(separator: " ").contains { $0.count > 10 } })")
+        }
         // The Universal Core 36, in the order Project Core publishes it, fills the left six columns.
         let universalCore = ["like", "want", "get", "make", "good", "more", "not", "go", "look", "turn", "help", "different",
                              "I", "he", "open", "do", "put", "same", "you", "she", "that", "up", "all", "some",

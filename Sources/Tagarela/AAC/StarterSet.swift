@@ -127,7 +127,8 @@ enum StarterSet {
         list.map { Word(part, $0.0, en: $0.1, ptBR: $0.2, es: $0.3, ca: $0.4) }
     }
 
-    /// The four folders' boards (3 × 4 each), in the order of `.folder` indexes.
+    /// The four folders' boards (3 × 4 each), in the order of `.folder` indexes. Their names are a core board's
+    /// words too: at most 10 letters ("Emoções", not "Sentimentos"), so its labels print at 10 px or more.
     static let fringe: [Fringe] = [
         Fringe(key: "food", pictogram: "1F34E", names: [.ptBR: "Comida", .es: "Comida", .ca: "Menjar", .en: "Food"], rows: 3, columns: 4,
                words: words(.noun, [
@@ -158,7 +159,7 @@ enum StarterSet {
                 ("1F46A", "family", "família", "familia", "família"), ("1F46E", "police officer", "polícia", "policía", "policia"),
                 ("1F9D1", "person", "pessoa", "persona", "persona"),
                ])),
-        Fringe(key: "feelings", pictogram: "1F600", names: [.ptBR: "Sentimentos", .es: "Sentimientos", .ca: "Sentiments", .en: "Feelings"],
+        Fringe(key: "feelings", pictogram: "1F600", names: [.ptBR: "Emoções", .es: "Emociones", .ca: "Emocions", .en: "Feelings"],
                rows: 3, columns: 4, words: words(.descriptor, [
                 ("1F600", "happy", "feliz", "contento", "content"), ("1F622", "sad", "triste", "triste", "trist"),
                 ("1F620", "angry", "bravo", "enfadado", "enfadat"), ("1F628", "scared", "com medo", "asustado", "espantat"),
