@@ -113,6 +113,38 @@ import Testing
         #expect(copied == original, "same grid, labels and links: \(original) → \(copied)")
     }
 
+    /// Other apps' exports kept in Tests/Fixtures/obf-apps: each imports whole, and a Tagarela export of it
+    /// imports again to the same grid, labels and links. (size, the first cell as `grid` prints it, cells)
+    @Test(arguments: [("coughdrop-projectcore-36.obf", 6, 6, "like|like|", 36)])
+    func anotherAppsBoardImportsAndItsReExportReimportsTheSame(_ fixture: (String, Int, Int, String, Int)) async throws {
+        let (file, rows, columns, first, count) = fixture
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let davi = try test.id(of: "Davi Alves")
+        let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.apps + "/" + file)))
+        let before = try test.read { try Int64.fetchOne($0, sql: "SELECT coalesce(max(id), 0) FROM plan") }!
+        let imported = try ana.postMultipart("/patients/\(davi)/boards/import", fields: [],
+                                             files: [(field: "file", filename: file, contentType: "application/json", content: content)])
+        #expect(imported.status == 303, "\(imported.text.prefix(300))")
+        let plan = try #require(try test.read { try Plan.filter(Column("id") > before).order(Column("id")).fetchOne($0) })
+        #expect(plan.rows == rows && plan.columns == columns)
+        let original = try grid(test, plan: plan.id!)
+        #expect(original.count == count && original[0] == first, "\(original)")
+
+        for format in ["obz", "obf"] {
+            let exported = try ana.get("/plans/\(plan.id!)/export.\(format)")
+            #expect(exported.status == 200)
+            let middle = try test.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM plan") }!
+            let again = try ana.postMultipart("/patients/\(davi)/boards/import", fields: [],
+                                              files: [(field: "file", filename: "again.\(format)", contentType: "application/octet-stream",
+                                                       content: exported.body)])
+            #expect(again.status == 303, "\(format): \(again.text.prefix(300))")
+            let copy = try #require(try test.read { try Plan.filter(Column("id") > middle).order(Column("id")).fetchOne($0) })
+            #expect(copy.rows == rows && copy.columns == columns, "\(format)")
+            #expect(try grid(test, plan: copy.id!) == original, "\(format): same grid, labels and links")
+        }
+    }
+
     @Test func anExportedBoardCarriesItsOwnLanguageNotTheChildsScreen() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")

@@ -56,7 +56,8 @@ def board_paths(page, server):
 def test_every_demo_board_prints_on_exactly_one_page(clinic, page):
     log_in(page, clinic, "ana")
     paths = board_paths(page, clinic)
-    assert len(paths) == 8, paths  # 3 boards and a big-symbol plan each for Carla and Davi
+    # 3 boards and a big-symbol plan each for Carla and Davi, and Carla's starter set: a 6 × 10 core board, 4 folders
+    assert len(paths) == 13, paths
     for url in paths:
         page.get(url)
         shape = page.find_element(By.CSS_SELECTOR, ".print-sheet").get_attribute("class")
@@ -94,18 +95,19 @@ def test_carlas_communication_book_is_a_cover_and_a_page_per_plan(clinic, page):
     assert "Carla Costa" in cover and "Ana Souza" in cover
     assert serious_accessibility_violations(page) == []
     sheets = page.find_elements(By.CSS_SELECTOR, ".print-sheet")
-    assert len(sheets) == len(plans) + 1 == 6
+    assert len(sheets) == len(plans) + 1 == 11  # 5 plans of her own, 5 boards of her starter core set
 
     # The folder on "Meu dia" names the page of "Coisas e comidas".
     titles = [sheet.find_element(By.CSS_SELECTOR, "h2").text for sheet in sheets[1:]]
     things = titles.index("Coisas e comidas") + 2
     notes = [note.text for note in page.find_elements(By.CSS_SELECTOR, ".cell-folder .cell-note")]
-    assert notes == [f"→ p. {things}"]
+    folders = [titles.index(f"Núcleo 60 · {name}") + 2 for name in ("Comida", "Lugares", "Pessoas", "Emoções")]
+    assert sorted(notes) == sorted(f"→ p. {number}" for number in [things] + folders), notes
 
     pdf = printed(page)
-    assert len(pages_of(pdf)) == 6
+    assert len(pages_of(pdf)) == 11
     pdf = printed(page, "Letter")
-    assert len(pages_of(pdf)) == 6
+    assert len(pages_of(pdf)) == 11
     if SCREENS and shutil.which("pdftoppm"):
         os.makedirs(SCREENS, exist_ok=True)
         with tempfile.NamedTemporaryFile(suffix=".pdf") as file:

@@ -138,10 +138,20 @@ struct PlansPage: PageModel {
     let bookURL: String
     /// A tutor opens a plan on this device in patient mode.
     let patientModeURL: String
+    /// The clinician gives the patient a copy of the starter core board set, in one of the four languages.
+    let starterURL: String
+    let starterLanguages: [SelectOption]
+    let starterError: String?
 
-    init(patient: PlanQueries.Patient, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext) {
+    init(patient: PlanQueries.Patient, plans: [Plan], tutors: [User], actor: Actor, context: RequestContext,
+         starterError: String? = nil) {
         let t = context.t
         let patientId = patient.id
+        starterURL = PlanEndpoints.assignStarter.path(patientId)
+        // The set in the language the patient's boards already speak (Davi's Spanish), else the clinician's.
+        let starterLanguage = patient.locale ?? context.locale
+        starterLanguages = AppLocale.allCases.map { SelectOption(value: $0.rawValue, label: $0.nativeName, isSelected: $0 == starterLanguage) }
+        self.starterError = starterError
         self.patientId = patientId
         patientName = patient.name
         let wordsLang = t.locale.lang(of: patient.locale)

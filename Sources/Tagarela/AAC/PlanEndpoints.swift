@@ -6,6 +6,8 @@ enum PlanEndpoints {
     static let list = Endpoint<Int64>(.get, "/patients/:id/plans", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))
     static let newPlan = Endpoint<Int64>(.get, "/patients/:id/plans/new", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let create = Endpoint<Int64>(.post, "/patients/:id/plans", .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// Gives the patient a copy of the starter core board set (`StarterSet`) in the language the form names.
+    static let assignStarter = Endpoint<Int64>(.post, "/patients/:id/boards/starter", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let editor = Endpoint<Int64>(.get, "/plans/:plan/edit", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let setCell = Endpoint<Int64, Int>(.post, "/plans/:plan/cells/:position", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let printView = Endpoint<Int64>(.get, "/plans/:plan/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))

@@ -10,6 +10,7 @@ enum PlanRoutes {
         router.read(PlanEndpoints.list, list)
         router.read(PlanEndpoints.newPlan, newPlan)
         router.write(PlanEndpoints.create, create)
+        StarterRoutes.add(to: &router)
         router.read(PlanEndpoints.editor, editor)
         router.write(PlanEndpoints.setCell, setCell)
         // Printing is audited (health data leaving on paper): a write.

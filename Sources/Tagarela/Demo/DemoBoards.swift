@@ -3,7 +3,8 @@ import GRDB
 
 /// The demo clinic's boards: Ana's categories and symbols (pt-BR), Davi's own symbols in Spanish
 /// (his teacher Beatriz speaks Spanish with him), and for each child a 3×3 board, a 4×5 board with a
-/// folder to the first one, and a big-symbol plan; with two weeks of taps and a few observations.
+/// folder to the first one, and a big-symbol plan; with two weeks of taps and a few observations. Carla also
+/// has her copy of the starter core board set (`StarterSets`), in Portuguese.
 enum DemoBoards {
     /// Words on Ana's general boards: (pictogram hexcode, Fitzgerald category index).
     static let general: [(String, Int)] = [
@@ -27,7 +28,7 @@ enum DemoBoards {
     static let things: [String] = ["1F4A7", "1F95B", "1F34E", "1F34C", "1F35E", "1F36A", "1F355", "1F9C3", "1F9F8", "26BD",
                                    "1F697", "1F3E0", "1F3EB", "1F6BD", "1F4FA"]
 
-    static func seed(_ db: Database, clinician: Int64, patients: [(id: Int64, tutor: Int64)], davi: Int64, now: Date,
+    static func seed(_ db: Database, clinician: Int64, patients: [(id: Int64, tutor: Int64)], davi: Int64, starterFor: Int64, now: Date,
                      library: PictogramLibrary, speech: SpeechAudio?, t: Translator, spanishNames: Translator) throws {
         let categories = try Category.forClinician(clinician, t, db)
         func symbol(_ hexcode: String, category: Int, word: String? = nil, voice: AppLocale = .ptBR, patient: Int64? = nil) throws -> Symbol? {
@@ -101,6 +102,10 @@ enum DemoBoards {
                              name: (isDavi ? spanishNames : t)["demo_sentence_plan"],
                              symbols: made, today: today, now: now)
         }
+        // Carla's clinician gave her a copy of the starter core board set, in Portuguese like her other boards.
+        _ = try StarterSets.store(language: .ptBR, patientId: starterFor, clinicianId: clinician,
+                                  clips: speech.map { StarterSets.clips(.ptBR, speech: $0) } ?? [:], pictograms: library, now: now,
+                                  today: today, audit: nil, t: t, db)
         for (patient, tutor) in patients {
             let tutorName = try String.fetchOne(db, sql: "SELECT displayName FROM user WHERE id = ?", arguments: [tutor]) ?? ""
             var shared = Observation(patientId: patient, authorId: tutor, authorName: tutorName, authorRole: "tutor",

@@ -91,7 +91,8 @@ public enum DemoClinic {
             try seedEvaluations(db, trainer: dani, fernanda: fernanda, gustavo: gustavo, now: now)
             try seedMeals(db, nutritionist: nadia, patients: [(elisa, 0.85), (carla, 0.55)], now: now)
             if let resources {
-                try DemoBoards.seed(db, clinician: ana, patients: [(carla, bruno), (davi, beatriz)], davi: davi, now: now,
+                try DemoBoards.seed(db, clinician: ana, patients: [(carla, bruno), (davi, beatriz)], davi: davi, starterFor: carla,
+                                    now: now,
                                     library: resources.pictograms, speech: resources.speech, t: resources.translator,
                                     spanishNames: resources.spanish)
             }

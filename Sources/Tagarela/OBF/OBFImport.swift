@@ -265,7 +265,8 @@ struct OBFImporter: Sendable {
                                face.audioFile ?? "", face.voice, "\(categoryId)"].joined(separator: "\u{1F}")
                     if let known = symbols[key] {
                         symbolId = known
-                    } else if let same = existing.symbol(label: button.label, pictogram: face.pictogram, imagePath: face.imagePath) {
+                    } else if let same = existing.symbol(label: button.label, pictogram: face.pictogram, imagePath: face.imagePath,
+                                                             voice: face.voice) {
                         symbols[key] = same
                         symbolId = same
                         reused += 1

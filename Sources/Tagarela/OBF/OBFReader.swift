@@ -251,7 +251,9 @@ enum OBFReader {
             return .bytes(bytes)
         }
         if let path = try descriptor["path"].optionalText() {
-            guard let package else { throw descriptor["path"].error(.notInPackage(path)) }
+            // A lone .obf taken out of its package (CoughDrop's pc36.obf names its pictures by path and url):
+            // nothing to read, so the picture is replaced like one given only by url.
+            guard let package else { return .unavailable }
             guard OBZArchive.normalised(path) != nil else { throw descriptor["path"].error(.unsafePath) }
             guard package.contains(path) else { throw descriptor["path"].error(.notInPackage(path)) }
             return .bytes(try package.data(at: path))

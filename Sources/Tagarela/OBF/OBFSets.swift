@@ -111,15 +111,17 @@ enum OBFImportCategory {
 
         init(clinicianId: Int64, patientId: Int64, mediaDirectory: String, _ db: Database) throws {
             let symbols = try Symbol.fetchAll(db, sql: """
-                SELECT * FROM symbol WHERE clinicianId = ? AND (patientId IS NULL OR patientId = ?) ORDER BY id
+                SELECT * FROM symbol WHERE clinicianId = ? AND (patientId IS NULL OR patientId = ?) ORDER BY patientId IS NOT NULL, id
                 """, arguments: [clinicianId, patientId])
             byLabel = Dictionary(grouping: symbols) { PictogramLibrary.fold($0.name) }
             self.mediaDirectory = mediaDirectory
         }
 
         /// A symbol with this label and the same picture: the same pictogram, or a picture with the same bytes.
-        func symbol(label: String, pictogram: String?, imagePath: String?) -> Int64? {
-            for candidate in byLabel[PictogramLibrary.fold(label)] ?? [] {
+        /// The clinician's library first (one symbol per word across her patients), then the patient's own.
+        /// A symbol that speaks another language is another word ("agua" is not Carla's Portuguese "água").
+        func symbol(label: String, pictogram: String?, imagePath: String?, voice: String) -> Int64? {
+            for candidate in byLabel[PictogramLibrary.fold(label)] ?? [] where candidate.voice == nil || candidate.voice == voice {
                 if let pictogram, candidate.pictogram == pictogram { return candidate.id }
                 if let imagePath, let theirs = candidate.imagePath, let mine = hash(imagePath), hash(theirs) == mine {
                     return candidate.id
