@@ -220,8 +220,7 @@ struct OBFImporter: Sendable {
 
     /// A pictogram of the library whose word is exactly the label (ignoring case and accents).
     func pictogram(for label: String, locale: AppLocale) -> String? {
-        let word = PictogramLibrary.fold(label)
-        return pictograms.search(label, locale: locale, limit: 1).first { PictogramLibrary.fold($0.name(locale)) == word }?.hexcode
+        pictograms.named(label, locale: locale)?.hexcode
     }
 
     private func withTemporaryFile<T>(_ data: Data, _ body: (String) throws -> T) throws -> T {
