@@ -26,6 +26,8 @@ import Testing
             #expect(first?.name == name, "\(query) in \(locale.rawValue): \(first?.name ?? "nothing")")
         }
         #expect(library.search("violi", in: [.ca]).first?.entry.hexcode == "1F3BB", "violí without its accent")
+        #expect(library.named("VIOLÍ", locale: .ca)?.hexcode == "1F3BB" && library.named("violí", locale: .es) == nil,
+                "an imported label finds the picture of exactly that name")
         // Found by a keyword of the dataset too ("música" finds the violin), in the language that matched.
         #expect(library.search("instrumento musical", in: [.ca, .es]).contains { $0.entry.hexcode == "1F3BB" && $0.locale == .es })
     }
@@ -186,5 +188,32 @@ import Testing
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: test.app.configuration.mediaDirectory + "/images")
             .filter { $0.hasSuffix(".svg") }
         #expect(leftovers.isEmpty, "the SVG text is not kept")
+    }
+
+    @Test func aClinicianUploadsHerOwnSVGAsASymbolsPictureAndAnUnsafeOneIsRefusedKeepingTheForm() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let category = try test.read { try Int64.fetchOne($0, sql: "SELECT min(id) FROM category") }!
+        func fields(_ name: String) -> [(String, String)] {
+            [("pictogram", ""), ("name", name), ("spokenText", ""), ("categoryId", "\(category)"), ("scope", ""), ("voice", "pt-BR")]
+        }
+        let ball = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="red"/></svg>"#
+        let created = try ana.postMultipart("/symbols", fields: fields("bola vermelha"),
+                                            files: [(field: "image", filename: "bola.svg", contentType: "image/svg+xml", content: [UInt8](ball.utf8))])
+        #expect(created.status == 303)
+        let symbol = try #require(try test.read { try Symbol.filter(Column("name") == "bola vermelha").fetchOne($0) })
+        let path = try #require(symbol.imagePath)
+        let png = try #require(FileManager.default.contents(atPath: test.app.configuration.mediaDirectory + "/" + path))
+        let size = try #require(OBFExporter.pngSize(png))
+        #expect(size.width == SVGPicture.maxSide && size.height == SVGPicture.maxSide)
+        #expect(try ana.get(symbol.imageURL).status == 200)
+
+        let unsafe = #"<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg"><text>&x;</text></svg>"#
+        let refused = try ana.postMultipart("/symbols", fields: fields("bola azul"),
+                                            files: [(field: "image", filename: "azul.svg", contentType: "image/svg+xml", content: [UInt8](unsafe.utf8))])
+        #expect(refused.status == 422)
+        #expect(refused.text.contains(#"value="bola azul""#), "what was typed is kept")
+        #expect(refused.text.contains(#"id="image-error""#))
+        #expect(try test.read { try Symbol.filter(Column("name") == "bola azul").fetchCount($0) } == 0)
     }
 }

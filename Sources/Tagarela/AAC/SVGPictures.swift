@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// SVG pictures (an imported board's own, a clinician's upload) turned into a plain PNG like any other
 /// picture: the text checked and stripped of anything that reaches outside the file, then rasterised by
@@ -35,6 +36,15 @@ enum SVGPicture {
 }
 
 extension MediaStore {
+    /// A symbol's uploaded picture: an SVG drawn safely (`storeSymbolSVG`), anything else as `storeSymbolImage`.
+    func storeSymbolPicture(_ upload: UploadedFile) throws -> String {
+        guard upload.size <= SVGPicture.maxBytes,
+              let handle = FileHandle(forReadingAtPath: upload.temporaryPath),
+              let data = try? handle.readToEnd(), SVGPicture.looksLikeSVG(data)
+        else { return try storeSymbolImage(upload) }
+        return try storeSymbolSVG(data)
+    }
+
     /// An SVG picture stored as a PNG under `images/` (as `storeSymbolImage` stores a PNG or JPEG);
     /// its path relative to the media directory. `Failure.notAnImage` for an SVG `SVGPicture` refuses.
     func storeSymbolSVG(_ data: Data) throws -> String {
