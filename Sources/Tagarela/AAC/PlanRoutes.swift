@@ -67,11 +67,12 @@ enum PlanRoutes {
             return SentenceRoutes.editor(context, data, search: query["q"] ?? "", category: query["category"] ?? "")
         case .board(let data):
             let search = query["q"] ?? ""
+            // The board's language first, then the interface's, then any: a word typed in another finds its picture too.
             let language = EditorPage.language(of: data.screen, fallback: context.locale)
             return .page("aac/editor", title: "editor_title", EditorPage(
                 screen: data.screen, patientName: data.patientName, selected: query["cell"].flatMap(Int.init),
                 categories: data.categories, symbols: data.symbols, boards: data.boards,
-                pictures: search.trimmingCharacters(in: .whitespaces).isEmpty ? [] : context.pictograms.search(search, in: [language, context.locale], limit: 24),
+                pictures: search.trimmingCharacters(in: .whitespaces).isEmpty ? [] : context.pictograms.search(search, in: [language, context.locale] + AppLocale.allCases, limit: 24),
                 search: search, category: query["category"] ?? "", context.t))
         }
     }
