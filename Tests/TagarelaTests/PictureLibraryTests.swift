@@ -100,6 +100,8 @@ import Testing
         let symbol = try #require(try test.read { try Symbol.fetchOne($0, key: symbolId) })
         #expect(symbol.name == "violino" && symbol.pictogram == "1F3BB" && symbol.voice == "pt-BR")
         #expect(symbol.patientId == plan.patientId, "a symbol of this patient")
+        let colour = try test.read { try Category.fetchOne($0, key: symbol.categoryId)?.categoryColour }
+        #expect(colour == .orange, "no category chosen: the nouns'")
         #expect(symbol.audioFile == SpeechAudio.fileName(text: "violino", voice: SpeechAudio.voice(for: .ptBR)), "its clip made at once")
         #expect(try ana.get("/plans/\(plan.id!)/edit?cell=\(last)").text.contains("1F3BB.svg"))
         let audited = try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM auditEntry WHERE entity = 'symbol' AND entityId = ?",

@@ -87,13 +87,14 @@ enum Plans {
 
     /// Makes a symbol of the patient from a library picture and puts it in the cell; a folder cell keeps
     /// the board it opens and shows the picture. The symbol goes in the chosen category of the clinician,
-    /// else their first (the defaults are created for a clinician who has none). Returns the plan.
+    /// else their orange one (nouns), else their first (the defaults are created for a clinician who has none).
     static func setCellPicture(planId: Int64, position: Int, _ picture: CellPicture, by actor: Actor, audit: AuditContext,
                                _ t: Translator, _ db: Database) throws -> Plan {
         let plan = try PlanScope.editable(planId, by: actor, db)
         guard (0..<plan.cellCount).contains(position), plan.planType != .sentence else { throw AppError.notFound }
         let categories = try Category.forClinician(actor.userId, t, db)
-        let category = categories.first { $0.id == picture.categoryId } ?? categories[0]
+        // A picture found by its word is most often a thing: the nouns' orange (the Fitzgerald key) unless one was chosen.
+        let category = categories.first { $0.id == picture.categoryId } ?? categories.first { $0.categoryColour == .orange } ?? categories[0]
         var symbol = Symbol(clinicianId: actor.userId, categoryId: category.id!, name: picture.name, spokenText: picture.name,
                             audioKind: "generated", createdAt: audit.now, updatedAt: audit.now)
         symbol.patientId = plan.patientId
