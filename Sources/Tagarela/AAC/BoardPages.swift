@@ -50,6 +50,9 @@ struct BoardView: Sendable, MustacheParent, Encodable {
         let lang: String?
     }
 
+    /// What a folder cell shows until it is given a picture of its own: OpenMoji's open folder.
+    static let folderPicture = PlanEndpoints.pictogram.path("1F4C2.svg")
+
     let planId: Int64
     let name: String
     let rows: Int
@@ -71,7 +74,7 @@ struct BoardView: Sendable, MustacheParent, Encodable {
             let own = CellColours.classes(background: cell.background, border: cell.border)
             if let link = cell.link {
                 return Cell(position: cell.position, number: cell.position + 1, isEmpty: false, symbolId: nil,
-                            label: cell.symbol?.name ?? link.name, imageURL: cell.symbol?.imageURL, audioURL: nil,
+                            label: cell.symbol?.name ?? link.name, imageURL: cell.symbol?.imageURL ?? Self.folderPicture, audioURL: nil,
                             colourClass: own.isEmpty ? CategoryColour.white.cssClass : "\(CategoryColour.white.cssClass) \(own)",
                             linkPlanId: link.id, isFolder: true,
                             lang: cell.symbol?.voice)
@@ -213,6 +216,18 @@ struct EditorPage: PageModel {
         let colourClass: String
     }
 
+    /// A library picture the picked cell can take (`PlanEndpoints.cellPicture`).
+    struct Picture: PageModel {
+        let hexcode: String
+        let name: String
+        let imageURL: String
+        /// The language of the word shown (English where the dataset has no word in the searched one).
+        let nameLang: String
+        /// The language the symbol made of it speaks.
+        let lang: String
+        let isFallback: Bool
+    }
+
     struct EditorCell: PageModel {
         let position: Int
         /// The editor with this cell picked.
@@ -242,6 +257,17 @@ struct EditorPage: PageModel {
     let isCover: Bool
     let categories: [SelectOption]
     let symbols: [Choice]
+    /// The library's pictures for the search, beside the clinician's own symbols.
+    let pictures: [Picture]
+    let hasPictures: Bool
+    /// Where a library picture goes: it becomes a symbol of the patient in this cell.
+    let pictureURL: String
+    /// The picked cell opens a board: a picture keeps its link, and the board's name as its word.
+    let selectedFolderName: String?
+    /// The chooser's category filter, which a symbol made from a picture joins.
+    let categoryFilter: String
+    /// Searched and found neither a symbol nor a picture.
+    let nothingFound: String?
     let boards: [SelectOption]
     let positions: [SelectOption]
     let search: String
@@ -267,8 +293,15 @@ struct EditorPage: PageModel {
         let spans: [Int]
     }
 
+    /// The language most of the board's words speak, else `fallback`: the library is searched in it first.
+    static func language(of screen: BoardScreen, fallback: AppLocale) -> AppLocale {
+        let voices = screen.cells.compactMap { $0.symbol?.voice.flatMap(AppLocale.init(rawValue:)) }
+        let counts = Dictionary(voices.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.max { ($0.value, $1.key.rawValue) < ($1.value, $0.key.rawValue) }?.key ?? fallback
+    }
+
     init(screen: BoardScreen, patient: PlanQueries.Patient, selected: Int?, categories: [Category], symbols: [Symbol], boards: [Plan],
-         search: String, category: String, _ t: Translator) {
+         pictures: [PictogramLibrary.Match] = [], search: String, category: String, _ t: Translator) {
         let board = BoardView(screen, t)
         self.board = board
         patientId = screen.plan.patientId
@@ -299,6 +332,16 @@ struct EditorPage: PageModel {
         self.symbols = symbols.map { Choice(id: $0.id!, name: $0.name,
                                             lang: t.locale.lang(of: $0.voice.flatMap(AppLocale.init(rawValue:))), imageURL: $0.imageURL,
                                             colourClass: (colours[$0.categoryId] ?? .white).cssClass) }
+        self.pictures = pictures.map { match in
+            Picture(hexcode: match.entry.hexcode, name: match.name, imageURL: PlanEndpoints.pictogram.path("\(match.entry.hexcode).svg"),
+                    nameLang: match.entry.nameLanguage(match.locale).rawValue, lang: match.locale.rawValue, isFallback: match.isFallback)
+        }
+        hasPictures = !pictures.isEmpty
+        pictureURL = selected.map { PlanEndpoints.cellPicture.path(planId, $0) } ?? ""
+        selectedFolderName = selected.flatMap { screen.cells[$0].link?.name }
+        categoryFilter = category
+        let typed = search.trimmingCharacters(in: .whitespaces)
+        nothingFound = !typed.isEmpty && symbols.isEmpty && pictures.isEmpty ? t("library_nothing_found", ["query": typed]) : nil
         self.boards = boards.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: false) }
         positions = (0..<screen.plan.cellCount).filter { $0 != selected }.map {
             SelectOption(value: "\($0)", label: t("cell_number", ["n": "\($0 + 1)"]), isSelected: false)

@@ -30,7 +30,7 @@ enum OfflineRoutes {
             context.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
         }.map { PlanEndpoints.audio.path($0) }
         var files = [assets.stylesheet, assets.boardStylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
-                     assets.sentenceScript, PlanEndpoints.pictogram.path("\(TimerRoutes.animal).svg")] + Assets.importedModules
+                     assets.sentenceScript, PlanEndpoints.pictogram.path("\(TimerRoutes.animal).svg"), BoardView.folderPicture] + Assets.importedModules
         files += PatientHomeRules.pictograms.map { PlanEndpoints.pictogram.path("\($0).svg") }
         files += (alarmExists ? [PlanEndpoints.audio.path(alarm)] : []) + list.mediaURLs + negations
         if list.keepsGames { files += try gameFiles(language: list.gamesLanguage, context) }

@@ -10,6 +10,8 @@ enum PlanEndpoints {
     static let assignStarter = Endpoint<Int64>(.post, "/patients/:id/boards/starter", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let editor = Endpoint<Int64>(.get, "/plans/:plan/edit", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let setCell = Endpoint<Int64, Int>(.post, "/plans/:plan/cells/:position", .signedIn([.clinician], clinicianSpecialty: .speech))
+    /// A library picture made into a symbol of the patient and put in the cell (a folder cell keeps its board).
+    static let cellPicture = Endpoint<Int64, Int>(.post, "/plans/:plan/cells/:position/picture", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let printView = Endpoint<Int64>(.get, "/plans/:plan/print", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))
     static let book = Endpoint<Int64>(.get, "/patients/:id/book", .signedIn([.clinician, .tutor], clinicianSpecialty: .speech))
     static let pictogram = Endpoint<String>(.get, "/pictograms/:file", .signedIn(Set(Role.allCases)))

@@ -13,6 +13,8 @@ enum PlanRoutes {
         StarterRoutes.add(to: &router)
         router.read(PlanEndpoints.editor, editor)
         router.write(PlanEndpoints.setCell, setCell)
+        // The clip of the new symbol's word is made (espeak-ng) before the write.
+        router.write(PlanEndpoints.cellPicture, preparing: .media, prepareCellPicture, setCellPicture)
         // Printing is audited (health data leaving on paper): a write.
         router.write(PlanEndpoints.printView, printView)
         router.write(PlanEndpoints.book, book)
@@ -65,10 +67,14 @@ enum PlanRoutes {
         case .sentence(let data):
             return SentenceRoutes.editor(context, data, search: query["q"] ?? "", category: query["category"] ?? "")
         case .board(let data):
+            let search = query["q"] ?? ""
+            // The board's language first, then the interface's, then any: a word typed in another finds its picture too.
+            let language = EditorPage.language(of: data.screen, fallback: context.locale)
             return .page("aac/editor", title: "editor_title", EditorPage(
                 screen: data.screen, patient: data.patient, selected: query["cell"].flatMap(Int.init),
                 categories: data.categories, symbols: data.symbols, boards: data.boards,
-                search: query["q"] ?? "", category: query["category"] ?? "", context.t))
+                pictures: search.trimmingCharacters(in: .whitespaces).isEmpty ? [] : context.pictograms.search(search, in: [language, context.locale] + AppLocale.allCases, limit: 24),
+                search: search, category: query["category"] ?? "", context.t))
         }
     }
 
@@ -78,6 +84,28 @@ enum PlanRoutes {
         let changed = try Plans.setCell(planId: planId, position: position, Plans.CellChange.read(context.request.form),
                                         by: actor, audit: context.audit, db)
         return .redirect(to: PlanEndpoints.editor.path(changed.plan.id!, query: ["cell": "\(changed.select)"]))
+    }
+
+    /// The library picture's word and clip, made on the media pool before the write. A folder cell's form
+    /// sends the name of the board it opens, which stays its label.
+    @Sendable static func prepareCellPicture(_ context: RequestContext, planId: Int64, position: Int) throws -> Step<Plans.CellPicture> {
+        let form = context.request.form
+        guard let hexcode = form["pictogram"], let entry = context.pictograms.entry(hexcode) else { throw AppError.badRequest }
+        let language = form["lang"].flatMap(AppLocale.init(rawValue:)) ?? context.locale
+        let typed = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.pictureNameLimit))
+        let name = typed.isEmpty ? entry.name(language) : typed
+        return .next(Plans.CellPicture(hexcode: hexcode, name: name, voice: language,
+                                       clip: try? context.speech.clip(text: name, voice: SpeechAudio.voice(for: language)),
+                                       categoryId: form["category"].flatMap(Int64.init)))
+    }
+
+    static let pictureNameLimit = 80
+
+    @Sendable static func setCellPicture(_ context: RequestContext, _ db: Database, _ picture: Plans.CellPicture, planId: Int64,
+                                         position: Int) throws -> Reply {
+        let plan = try Plans.setCellPicture(planId: planId, position: position, picture, by: try context.requireActor(),
+                                            audit: context.audit, context.t, db)
+        return .redirect(to: PlanEndpoints.editor.path(plan.id!, query: ["cell": "\(position)"]), flash: "library_cell_picture_set")
     }
 
     /// One plan on one sheet of paper (a sentence plan prints its words).

@@ -81,6 +81,45 @@ enum Plans {
         return (plan, select)
     }
 
+    /// A library picture chosen for a cell, with what the editor made of it before the write.
+    struct CellPicture: Sendable {
+        let hexcode: String
+        /// The word in the language the search matched, or a folder's board name.
+        let name: String
+        let voice: AppLocale
+        /// The generated clip of `name` (nil if it could not be made).
+        let clip: String?
+        /// The clinician's category the editor was filtered by, if any.
+        let categoryId: Int64?
+    }
+
+    /// Makes a symbol of the patient from a library picture and puts it in the cell; a folder cell keeps
+    /// the board it opens and shows the picture. The symbol goes in the chosen category of the clinician,
+    /// else their orange one (nouns), else their first (the defaults are created for a clinician who has none).
+    static func setCellPicture(planId: Int64, position: Int, _ picture: CellPicture, by actor: Actor, audit: AuditContext,
+                               _ t: Translator, _ db: Database) throws -> Plan {
+        let plan = try PlanScope.editable(planId, by: actor, db)
+        guard (0..<plan.cellCount).contains(position), plan.planType != .sentence else { throw AppError.notFound }
+        let categories = try Category.forClinician(actor.userId, t, db)
+        // A picture found by its word is most often a thing: the nouns' orange (the Fitzgerald key) unless one was chosen.
+        let category = categories.first { $0.id == picture.categoryId } ?? categories.first { $0.categoryColour == .orange } ?? categories[0]
+        var symbol = Symbol(clinicianId: actor.userId, categoryId: category.id!, name: picture.name, spokenText: picture.name,
+                            audioKind: "generated", createdAt: audit.now, updatedAt: audit.now)
+        symbol.patientId = plan.patientId
+        symbol.pictogram = picture.hexcode
+        symbol.audioFile = picture.clip
+        symbol.voice = picture.voice.rawValue
+        try symbol.insert(db)
+        try audit.record(.create, "symbol", symbol.id, symbol.name, db)
+        var cell = try cellAt(position, of: plan, db)
+        cell.symbolId = symbol.id
+        if cell.linkPlanId == nil { (cell.backgroundColour, cell.borderColour) = (nil, nil) }
+        try cell.save(db)
+        try touch(plan, at: audit.now, db)
+        try audit.record(.update, "plan", plan.id, "cell \(position)", db)
+        return plan
+    }
+
     private static func cellAt(_ position: Int, of plan: Plan, _ db: Database) throws -> PlanCell {
         try PlanCell.fetchOne(db, key: ["planId": plan.id, "position": position])
             ?? PlanCell(planId: plan.id!, position: position, symbolId: nil, linkPlanId: nil)

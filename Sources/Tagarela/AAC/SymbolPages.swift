@@ -59,8 +59,10 @@ struct SymbolFormPage: PageModel {
         let hexcode: String
         let imageURL: String
         let name: String
-        /// The language the name is in (the one the search matched).
+        /// The language the name is in (the one the search matched, or English standing in for it).
         let nameLang: String
+        /// The dataset has no word for it in the language searched: the English one is shown, marked.
+        let isFallback: Bool
         let link: String
         let isSelected: Bool
     }
@@ -99,7 +101,7 @@ struct SymbolFormPage: PageModel {
             let query: KeyValuePairs = ["pictogram": entry.hexcode, "name": name, "lang": match.locale.rawValue, "q": search,
                                         "patient": form["scope"]]
             return Pictogram(hexcode: entry.hexcode, imageURL: PlanEndpoints.pictogram.path("\(entry.hexcode).svg"), name: name,
-                             nameLang: match.locale.rawValue,
+                             nameLang: entry.nameLanguage(match.locale).rawValue, isFallback: match.isFallback,
                              link: symbolId.map { SymbolEndpoints.edit.path($0, query: query) } ?? SymbolEndpoints.newSymbol.path(query: query),
                              isSelected: entry.hexcode == form["pictogram"])
         }

@@ -79,7 +79,7 @@ enum SymbolRoutes {
         let form = SymbolInput.fields(context.request.form)
         var media = SymbolMedia()
         if let upload = context.request.file(named: "image"), upload.size > 0 {
-            do { media.image = try context.media.storeSymbolImage(upload) } catch {
+            do { media.image = try context.media.storeSymbolPicture(upload) } catch {
                 media.errors["image"] = (error as? MediaStore.Failure ?? .unreadable).message(context.t, context.format)
             }
         } else if let upload = context.request.file(named: "image"), !upload.filename.isEmpty {

@@ -33,7 +33,9 @@ public enum DemoClinic {
         }
 
         init(app: App, generateAudio: Bool) {
-            pictograms = app.pictograms
+            // The curated words only, as `seed-demo` reads them: a picture of the whole set (the teacher of the
+            // general words) would add a word and move every other one on the demo's boards.
+            pictograms = (try? PictogramLibrary.load(from: app.configuration.resourcesDirectory + "/Data/pictograms.json")) ?? app.pictograms
             speech = generateAudio ? app.speech : nil
             translator = app.catalogues.translator(for: .ptBR)
             spanish = app.catalogues.translator(for: .es)

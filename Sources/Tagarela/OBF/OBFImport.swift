@@ -13,7 +13,7 @@ struct OBFImporter: Sendable {
     /// Where pictures and sounds taken out of the file wait for ffmpeg.
     let temporaryDirectory: String
 
-    /// Shown when a picture cannot be used (only a URL, an SVG, a GIF, unreadable) and no pictogram has the label's word.
+    /// Shown when a picture cannot be used (only a URL, a GIF, an SVG that reaches outside itself, unreadable) and no pictogram has the label's word.
     static let placeholderPictogram = "1F5E3"
 
     struct Result: Equatable, Sendable {
@@ -91,6 +91,8 @@ struct OBFImporter: Sendable {
     /// One conversion: a picture or recording of the file (by content hash), or a clip to generate.
     enum Job: Hashable, Sendable {
         case image(hash: String)
+        /// An SVG, made safe and drawn as a PNG (`SVGPicture`).
+        case svg(hash: String)
         case recording(hash: String)
         case clip(text: String, voice: String)
     }
@@ -121,6 +123,10 @@ struct OBFImporter: Sendable {
                     let hash = Self.hash(data)
                     bytes[hash] = data
                     imageJob[key] = plan(.image(hash: hash))
+                } else if case .bytes(let data)? = button.image?.media, SVGPicture.looksLikeSVG(data) {
+                    let hash = Self.hash(data)
+                    bytes[hash] = data
+                    imageJob[key] = plan(.svg(hash: hash))
                 }
                 if let voice = button.sound?.generatedVoice.flatMap(AppLocale.init(rawValue:)) {
                     face.voice = voice.rawValue
@@ -141,7 +147,7 @@ struct OBFImporter: Sendable {
         let results = try run(jobs, bytes: bytes, progress: progress)
         for job in jobs {
             switch (job, results[job] ?? nil) {
-            case (.image, let stored?): made.images.append(stored)
+            case (.image, let stored?), (.svg, let stored?): made.images.append(stored)
             case (.recording, let stored?): made.recordings.append(stored)
             default: break
             }
@@ -192,6 +198,8 @@ struct OBFImporter: Sendable {
                 switch job {
                 case .image(let hash):
                     made = try? withTemporaryFile(bytes[hash] ?? Data()) { try media.storeSymbolImage(atPath: $0) }
+                case .svg(let hash):
+                    made = try? media.storeSymbolSVG(bytes[hash] ?? Data())
                 case .recording(let hash):
                     made = try? withTemporaryFile(bytes[hash] ?? Data()) { try speech.normalise(recordingAt: $0) }
                 case .clip(let text, let voice):
@@ -212,8 +220,7 @@ struct OBFImporter: Sendable {
 
     /// A pictogram of the library whose word is exactly the label (ignoring case and accents).
     func pictogram(for label: String, locale: AppLocale) -> String? {
-        let word = PictogramLibrary.fold(label)
-        return pictograms.search(label, locale: locale, limit: 1).first { PictogramLibrary.fold($0.name(locale)) == word }?.hexcode
+        pictograms.named(label, locale: locale)?.hexcode
     }
 
     private func withTemporaryFile<T>(_ data: Data, _ body: (String) throws -> T) throws -> T {

@@ -125,7 +125,8 @@ public final class App: Responder {
 
         let app = App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
                       staticFiles: staticFiles, assets: assets, router: router, logger: logger, clock: clock,
-                      pictograms: try PictogramLibrary.load(from: configuration.resourcesDirectory + "/Data/pictograms.json"))
+                      pictograms: try PictogramLibrary.load(curated: configuration.resourcesDirectory + "/Data/pictograms.json",
+                                                           library: configuration.pictogramFolder + "/library.json"))
         app.cache.observe(database)
         app.loginThrottle.restore(keptFailures, now: clock())
         return app

@@ -1,0 +1,72 @@
+import Foundation
+import HTTPServer
+
+/// SVG pictures (an imported board's own, a clinician's upload) turned into a plain PNG like any other
+/// picture: the text checked and stripped of anything that reaches outside the file, then rasterised by
+/// ffmpeg's librsvg decoder at a bounded size. Nothing of the SVG is ever served as it came.
+enum SVGPicture {
+    /// Larger than any symbol's drawing needs (OpenMoji's largest is under 100 kB).
+    static let maxBytes = 1 << 20
+    /// The longer side of the PNG made, as for uploaded pictures.
+    static let maxSide = 400
+
+    /// Whether the bytes start like an SVG document (after an XML declaration, comments and blanks). Pure.
+    static func looksLikeSVG(_ data: Data) -> Bool {
+        guard let head = String(data: data.prefix(4096), encoding: .utf8) ?? String(data: data.prefix(4095), encoding: .utf8)
+        else { return false }
+        return head.range(of: #"^\s*(<\?xml[^>]*\?>\s*)?(<!--.*?-->\s*)*<svg[\s>]"#, options: [.regularExpression, .caseInsensitive]) != nil
+    }
+
+    /// The SVG as it will be drawn, or nil when it is refused: too large, not UTF-8, not an `<svg>`
+    /// document, or declaring a DOCTYPE or entities (external entities, entity expansion). References to
+    /// anything outside the file (`href` other than `#…` or an inline PNG/JPEG/GIF/WebP, `url(…)` other than
+    /// `url(#…)`, `@import`) are blanked: the drawing keeps its own shapes, never a file or address. Pure.
+    static func sanitized(_ data: Data) -> Data? {
+        guard data.count <= maxBytes, looksLikeSVG(data), var text = String(data: data, encoding: .utf8) else { return nil }
+        if text.range(of: "<!DOCTYPE", options: .caseInsensitive) != nil || text.range(of: "<!ENTITY", options: .caseInsensitive) != nil {
+            return nil
+        }
+        text = text.replacingOccurrences(
+            of: #"(href\s*=\s*)(["'])(?!\s*#|\s*data:image/(png|jpeg|gif|webp)[;,])[^"']*\2"#, with: "$1$2#$2",
+            options: [.regularExpression, .caseInsensitive])
+        text = text.replacingOccurrences(of: #"url\(\s*(?!['"]?\s*#)[^)]*\)"#, with: "none", options: [.regularExpression, .caseInsensitive])
+        text = text.replacingOccurrences(of: #"@import[^;]*;?"#, with: "", options: [.regularExpression, .caseInsensitive])
+        return Data(text.utf8)
+    }
+}
+
+extension MediaStore {
+    /// A symbol's uploaded picture: an SVG drawn safely (`storeSymbolSVG`), anything else as `storeSymbolImage`.
+    func storeSymbolPicture(_ upload: UploadedFile) throws -> String {
+        guard upload.size <= SVGPicture.maxBytes,
+              let handle = FileHandle(forReadingAtPath: upload.temporaryPath),
+              let data = try? handle.readToEnd(), SVGPicture.looksLikeSVG(data)
+        else { return try storeSymbolImage(upload) }
+        return try storeSymbolSVG(data)
+    }
+
+    /// An SVG picture stored as a PNG under `images/` (as `storeSymbolImage` stores a PNG or JPEG);
+    /// its path relative to the media directory. `Failure.notAnImage` for an SVG `SVGPicture` refuses.
+    func storeSymbolSVG(_ data: Data) throws -> String {
+        guard let safe = SVGPicture.sanitized(data) else { throw Failure.notAnImage }
+        let relative = "images/\(UUID().uuidString.lowercased()).png"
+        let target = directory + "/" + relative
+        let source = directory + "/images/.svg-\(UUID().uuidString.lowercased()).svg"
+        try FileManager.default.createDirectory(atPath: directory + "/images", withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: source, contents: safe) else { throw Failure.unreadable }
+        defer { try? FileManager.default.removeItem(atPath: source) }
+        // Drawn at most maxSide × maxSide whatever size the file claims, its proportions kept.
+        let side = "\(SVGPicture.maxSide)"
+        let arguments = ["-nostdin", "-v", "error", "-y", "-f", "svg_pipe", "-c:v", "librsvg", "-width", side, "-height", side,
+                         "-keep_ar", "1", "-i", source, "-frames:v", "1", target]
+        do {
+            try ProcessRunner.run(SpeechAudio.ffmpeg, arguments, timeLimit: ProcessRunner.TimeLimit.imageConversion, outputs: [target])
+        } catch ProcessRunner.Failure.timedOut {
+            throw Failure.tookTooLong
+        } catch {
+            throw Failure.unreadable
+        }
+        guard FileManager.default.fileExists(atPath: target) else { throw Failure.unreadable }
+        return relative
+    }
+}
