@@ -128,6 +128,87 @@ import Testing
         #expect(try audited() == 7, "every read that answered is audited")
     }
 
+    /// The search reads only what it asks for (issue 47): for every demo patient as each of their clinicians
+    /// and trainers sees them, every code and every day of every Observation, the narrowed read (the parts the
+    /// codes name, the period the dates bound) answers exactly what filtering the whole record answers; a
+    /// search of one code reads none of the other parts' tables.
+    @Test func theSearchReadsOnlyWhatItAsksAndAnswersAsTheWholeRecordWould() async throws {
+        let test = try await TestApp()
+        let mapper = FHIRMapper(base: "https://clinic.example", timeZone: test.app.configuration.timeZone)
+        let links = try test.read { db in
+            try Row.fetchAll(db, sql: "SELECT clinicianId, patientId FROM clinicianPatient UNION ALL SELECT trainerId, patientId FROM trainerClient")
+                .map { (staff: $0[0] as Int64, patient: $0[1] as Int64) }
+        }
+        func codes(_ resource: FHIRJSON) -> [(String, String)] {
+            guard case .members(let pairs) = resource, case .members(let code)? = pairs.first(where: { $0.0 == "code" })?.1,
+                  case .array(let codings)? = code.first(where: { $0.0 == "coding" })?.1 else { return [] }
+            return codings.compactMap { coding in
+                guard case .members(let fields) = coding, case .string(let system)? = fields.first(where: { $0.0 == "system" })?.1,
+                      case .string(let value)? = fields.first(where: { $0.0 == "code" })?.1 else { return nil }
+                return (system, value)
+            }
+        }
+        func day(_ resource: FHIRJSON) -> String? {
+            guard case .members(let pairs) = resource, case .string(let effective)? = pairs.first(where: { $0.0 == "effectiveDateTime" })?.1
+            else { return nil }
+            return String(effective.prefix(10))
+        }
+        var searched = 0
+        try test.read { db in
+            for (staff, patient) in links {
+                let actor = Actor(user: try #require(try User.fetchOne(db, key: staff)))
+                func observations(_ search: FHIRSearch, narrowed: Bool) throws -> [String] {
+                    let record = try FHIRQueries.record(patient, visibleTo: actor, period: narrowed ? search.period : FHIRQueries.Period(),
+                                                        parts: narrowed ? search.parts : .all, locale: .en,
+                                                        timeZone: test.app.configuration.timeZone, now: test.clock.now, db)
+                    return mapper.observations(record).filter { search.matches($0) }.map { $0.serialized() }
+                }
+                let whole = mapper.observations(try FHIRQueries.record(patient, visibleTo: actor, period: FHIRQueries.Period(), locale: .en,
+                                                                       timeZone: test.app.configuration.timeZone, now: test.clock.now, db))
+                // The whole record holds each kind of Observation its reader may see (a sentinel bound once emptied the meals).
+                let answered = try Int.fetchOne(db, sql: "SELECT count(*) FROM meal WHERE patientId = ? AND status <> 'pending'", arguments: [patient]) ?? 0
+                let checkIns = whole.filter { FHIRSearch(patientId: patient, codes: [(nil, "meal-check-in")]).matches($0) }.count
+                #expect(checkIns == (OverviewQueries.Sections(actor).nutrition ? answered : 0), "check-ins of \(patient) as \(staff)")
+                var answers: [String: Set<String>] = [:]
+                for resource in whole {
+                    let (system, code) = try #require(codes(resource).first)
+                    var searches = [FHIRSearch(patientId: patient, codes: [(system, code)]), FHIRSearch(patientId: patient, codes: [(nil, code)])]
+                    if let day = day(resource) {
+                        searches.append(FHIRSearch(patientId: patient, codes: [(system, code)], dates: [(.eq, day)]))
+                        searches.append(FHIRSearch(patientId: patient, dates: [(.ge, day), (.lt, ISODate.adding(3, to: day))]))
+                        searches.append(FHIRSearch(patientId: patient, dates: [(.gt, day)]))
+                    }
+                    // Each search run once (many resources share a code or a day), each resource looked for in its answer.
+                    for search in searches {
+                        if answers[search.summary] == nil {
+                            let narrowed = try observations(search, narrowed: true)
+                            let filtered = whole.filter { search.matches($0) }.map { $0.serialized() }
+                            #expect(narrowed == filtered, "\(search.summary) as \(staff): only narrowed \(Set(narrowed).subtracting(filtered).map { $0.prefix(160) }), only filtered \(Set(filtered).subtracting(narrowed).map { $0.prefix(160) })")
+                            answers[search.summary] = Set(narrowed)
+                            searched += 1
+                        }
+                        #expect(answers[search.summary]!.contains(resource.serialized()) || search.dates.contains { $0.0 == .gt },
+                                "\(search.summary) finds the resource it was made from")
+                    }
+                }
+            }
+        }
+        #expect(searched > 200, "\(searched) searches")
+
+        // One code of one part: the statements read none of the others' tables.
+        // Ana (speech) and Davi, her patient.
+        let speech: [Int64] = [try test.id(of: "ana"), try test.id(of: "Davi Alves")]
+        let tables = try TableReads.record(test.app.database) { db in
+            let actor = Actor(user: try #require(try User.fetchOne(db, key: speech[0])))
+            let search = FHIRSearch(patientId: speech[1], codes: [(FHIRCodes.tagarela, "educat-game")])
+            _ = try FHIRQueries.record(speech[1], visibleTo: actor, period: search.period, parts: search.parts, locale: .en,
+                                       timeZone: test.app.configuration.timeZone, now: test.clock.now, db)
+        }
+        #expect(tables.contains("educatResult"))
+        #expect(tables.isDisjoint(with: ["meal", "mealLine", "tapDayTotal", "tapDay", "sentence", "evaluation", "weightEntry", "fhirMeasurement", "goal"]),
+                "\(tables.sorted())")
+    }
+
     /// Every API route × every clinician's token × every patient (and missing and malformed ids): a
     /// patient answers only to a token of a clinician linked to them; a speech therapist's token reads no
     /// meals, a nutritionist's no taps.

@@ -6,6 +6,8 @@ import html
 import json
 import os
 import re
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 
@@ -14,7 +16,7 @@ from fhir.resources.R4B.bundle import Bundle
 from fhir.resources.R4B import get_fhir_model_class
 
 from test_accounts import click_and_wait
-from conftest import RunningServer
+from conftest import BINARY, ROOT, RunningServer
 from test_faults import Client, query
 
 LOINC = "http://loinc.org"
@@ -115,6 +117,20 @@ def test_every_demo_patient_exports_a_valid_bundle_for_each_person_who_may_see_t
                        (username, patient_id))[0][0]
         assert audits == 1
     assert exported == len(links)
+
+
+def test_every_export_of_the_generated_clinic_of_bench_mixed_is_valid():
+    """bench/mixed's clinic (bench/clinic.py: clinicians, a worklist clinician, trainers, tutors, boards, taps,
+    meals, evaluations) at a small size: every care link's export validated by fhir.resources, through
+    bench/fhir's own loop (which does the same at bench/mixed's size)."""
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "fhir"), "--validate-only", "--patients", "40",
+                             "--heavy-taps", "5000", "--meals", "800", "--evaluations", "200", "--worklist-patients", "20"],
+                            capture_output=True, text=True, timeout=900, env={**os.environ, "TAGARELA_BIN": BINARY})
+    assert result.returncode == 0, result.stdout[-1000:] + result.stderr[-3000:]
+    found = re.search(r"(\d+) exports of (\d+) care links validated by fhir.resources \((\d+) resources\)", result.stdout)
+    assert found, result.stdout
+    exports, links, resources = map(int, found.groups())
+    assert exports == links and links >= 60 and resources > 40 * exports, result.stdout
 
 
 def test_the_export_keeps_to_its_period_and_refuses_a_bad_one_in_the_users_language(demo, data_dir):
@@ -361,3 +377,15 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
     for width, height in ((360, 740), (768, 1024), (1280, 800)):
         page.set_window_size(width, height)
         page.save_screenshot(str(screens / f"fhir-export-{width}x{height}.png"))
+
+    # The client's page: the imported measurements listed and drawn beside the evaluations, marked as imported.
+    page.get(demo_server.url + f"/clients/{client_id}")
+    rows = page.find_elements(By.CSS_SELECTOR, "#imported-measurements tbody tr")
+    assert len(rows) == 3
+    assert all("(FHIR)" in row.text and "importad" in row.text for row in rows), [row.text for row in rows]
+    assert "Peso, importado" in page.page_source, "the weight chart's imported series"
+    assert serious_accessibility_violations(page) == []
+    for width, height in ((360, 740), (768, 1024), (1280, 800)):
+        page.set_window_size(width, height)
+        page.save_screenshot(str(screens / f"fhir-client-imported-{width}x{height}.png"))
+        assert page.execute_script("return document.documentElement.scrollWidth") <= width, "no sideways scroll"

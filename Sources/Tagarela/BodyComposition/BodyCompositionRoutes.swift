@@ -25,10 +25,10 @@ enum BodyCompositionRoutes {
     }
 
     @Sendable static func showClient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
-        let (client, days, history) = try EvaluationQueries.clientHistory(id, of: try context.requireActor(), db)
+        let (client, days, history, imported) = try EvaluationQueries.clientHistory(id, of: try context.requireActor(), db)
         return .page("bodycomp/client", title: "client_title",
                      ClientHistoryPage(client: ClientPage(patient: client.patient, user: client.user, context: context),
-                                       reevaluationDays: days, history: history, today: today(context), context.t, context.format))
+                                       reevaluationDays: days, history: history, imported: imported, today: today(context), context.t, context.format))
     }
 
     @Sendable static func newEvaluation(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {

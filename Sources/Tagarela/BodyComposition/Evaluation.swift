@@ -95,8 +95,12 @@ struct EvaluationDetails: Sendable {
     }
 
     /// All evaluations of a client, oldest first, with their measures, in three queries.
-    static func all(of patientId: Int64, _ db: Database) throws -> [EvaluationDetails] {
-        let evaluations = try Evaluation.filter(Evaluation.Columns.patientId == patientId)
+    /// Every evaluation of the patient, oldest first; only those taken in `takenFrom`…`takenTo` (ISO days) when given.
+    static func all(of patientId: Int64, takenFrom: String? = nil, takenTo: String? = nil, _ db: Database) throws -> [EvaluationDetails] {
+        var request = Evaluation.filter(Evaluation.Columns.patientId == patientId)
+        if let takenFrom { request = request.filter(Evaluation.Columns.takenOn >= takenFrom) }
+        if let takenTo { request = request.filter(Evaluation.Columns.takenOn <= takenTo) }
+        let evaluations = try request
             .order(Evaluation.Columns.takenOn, Column("id")).fetchAll(db)
         guard !evaluations.isEmpty else { return [] }
         let ids = evaluations.compactMap(\.id)

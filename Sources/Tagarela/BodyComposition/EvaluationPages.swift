@@ -166,6 +166,14 @@ struct ClientHistoryPage: PageModel {
         let svg: String
     }
 
+    /// A measurement another system sent in a FHIR Bundle, marked as imported with where it came from.
+    struct ImportedRow: PageModel {
+        let date: String
+        let what: String
+        let value: String
+        let source: String
+    }
+
     let client: ClientPage
     let reevaluationDays: Int
     let reminder: String?
@@ -176,6 +184,10 @@ struct ClientHistoryPage: PageModel {
     let charts: [Chart]
     let perimeterCharts: [Chart]
     let hasPerimeterCharts: Bool
+    /// Evaluations or imported measurements to draw.
+    let hasCharts: Bool
+    let imported: [ImportedRow]
+    let hasImported: Bool
     let newEvaluationURL: String
     let editClientURL: String
     let compareURL: String
@@ -184,7 +196,7 @@ struct ClientHistoryPage: PageModel {
     let reportURL: String
     let fhirURL: String
 
-    init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], today: String,
+    init(client: ClientPage, reevaluationDays: Int, history: [EvaluationDetails], imported: [ImportedMeasurement] = [], today: String,
          _ t: Translator, _ format: LocalizedFormat) {
         self.client = client
         self.reevaluationDays = reevaluationDays
@@ -208,31 +220,52 @@ struct ClientHistoryPage: PageModel {
         }
         hasEvaluations = !history.isEmpty
         canCompare = history.count >= 2
-        let labels = history.map { format.shortDate(iso: $0.evaluation.takenOn) }
-        let days = history.map { ISODate.dayNumber($0.evaluation.takenOn) ?? 0 }
+        self.imported = imported.reversed().map {
+            ImportedRow(date: format.shortDate(iso: $0.day), what: FHIRImportPreview.name(of: $0.kind, t),
+                        value: FHIRImportPreview.amount($0.value, $0.unit, format), source: $0.sourceLabel(t))
+        }
+        hasImported = !imported.isEmpty
+        hasCharts = !history.isEmpty || !imported.isEmpty
+        let takenOn = history.map(\.evaluation.takenOn)
+        let labels = takenOn.map { format.shortDate(iso: $0) }
+        let days = takenOn.map { ISODate.dayNumber($0) ?? 0 }
         let formatter: @Sendable (Double) -> String = { format.decimal($0) }
-        let results = history.map(\.result)
-        if history.isEmpty {
+        /// The evaluations' series, and beside them the imported measurements of `kinds` (kind, name, colour)
+        /// as series of their own on one time axis; drawn as before when nothing of those kinds was imported.
+        func chart(_ title: String, unit: String, _ series: [LineChart.Series], imports kinds: [(String, String, String)]) -> LineChart {
+            let extra = kinds.map { kind, name, colour in
+                DatedSeries(name: t("fhir_imported_series", ["measure": name]), colour: colour,
+                            points: imported.filter { $0.kind == kind }.map { ($0.day, $0.value) })
+            }.filter { !$0.points.isEmpty }
+            guard !extra.isEmpty else { return LineChart(title: title, unit: unit, labels: labels, series: series, days: days, format: formatter) }
+            let own = series.map { one in
+                DatedSeries(name: one.name, colour: one.colour, points: zip(takenOn, one.values).compactMap { day, value in value.map { (day, $0) } })
+            }
+            let axis = DatedSeries.axis(own + extra)
+            return LineChart(title: title, unit: unit, labels: axis.days.map { format.shortDate(iso: $0) }, series: axis.series,
+                             days: axis.days.map { ISODate.dayNumber($0) ?? 0 }, format: formatter)
+        }
+        if !hasCharts {
             charts = []
             perimeterCharts = []
             hasPerimeterCharts = false
             return
         }
+        let weight = t["result_weight"], percentFat = t["result_percent_fat"]
         charts = [
-            LineChart(title: t["result_weight"], unit: "kg", labels: labels,
-                      series: [.init(name: t["result_weight"], values: history.map(\.weightKg), colour: LineChart.palette[0])],
-                      days: days, format: formatter),
-            LineChart(title: t["result_percent_fat"], unit: "%", labels: labels,
-                      series: Self.percentFatSeries(history, t), days: days, format: formatter),
-            LineChart(title: t["chart_masses"], unit: "kg", labels: labels, series: Self.massSeries(history, t),
-                      days: days, format: formatter),
+            chart(weight, unit: "kg", history.isEmpty ? [] : [.init(name: weight, values: history.map(\.weightKg), colour: LineChart.palette[0])],
+                  imports: [("weight", weight, LineChart.palette[3])]),
+            chart(percentFat, unit: "%", Self.percentFatSeries(history, t), imports: [("percent-fat", percentFat, LineChart.palette[3])]),
+            chart(t["chart_masses"], unit: "kg", history.isEmpty ? [] : Self.massSeries(history, t),
+                  imports: [("fat-mass", t["result_fat_mass"], LineChart.palette[3]), ("lean-mass", t["result_lean_mass"], LineChart.palette[0])]),
         ].filter { $0.series.contains { $0.values.contains { $0 != nil } } }.map { Chart(svg: $0.svg) }
         perimeterCharts = PerimeterSite.allCases.compactMap { site in
             let values = history.map { $0.perimeters[site] }
-            guard values.compactMap({ $0 }).count >= 1 else { return nil }
-            return Chart(svg: LineChart(title: t[site.catalogueKey], unit: "cm", labels: labels,
-                                        series: [.init(name: t[site.catalogueKey], values: values, colour: LineChart.palette[3])],
-                                        days: days, format: formatter).svg)
+            let name = t[site.catalogueKey]
+            let drawn = chart(name, unit: "cm", values.contains { $0 != nil } ? [.init(name: name, values: values, colour: LineChart.palette[3])] : [],
+                              imports: [("perimeter-\(site.rawValue)", name, LineChart.palette[1])])
+            guard drawn.series.contains(where: { $0.values.contains { $0 != nil } }) else { return nil }
+            return Chart(svg: drawn.svg)
         }
         hasPerimeterCharts = !perimeterCharts.isEmpty
     }

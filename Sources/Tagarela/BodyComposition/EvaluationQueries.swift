@@ -23,11 +23,12 @@ enum EvaluationQueries {
     }
 
     /// The client's page: the profile, the days between evaluations and every evaluation, oldest first.
+    /// With the measurements imported for the client from other systems' FHIR Bundles.
     static func clientHistory(_ id: Int64, of trainer: Actor, _ db: Database)
-        throws -> (client: ClientProfile, reevaluationDays: Int, history: [EvaluationDetails]) {
+        throws -> (client: ClientProfile, reevaluationDays: Int, history: [EvaluationDetails], imported: [ImportedMeasurement]) {
         let client = try client(id, of: trainer, db)
         return (client, try Evaluations.interval(trainerId: trainer.userId, patientId: client.id, db),
-                try EvaluationDetails.all(of: client.id, db))
+                try EvaluationDetails.all(of: client.id, db), try FHIRMeasurements.all(of: client.id, db))
     }
 
     /// One evaluation of the client, with its measures.

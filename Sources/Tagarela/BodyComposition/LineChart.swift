@@ -187,3 +187,21 @@ enum ChartLayout {
         }
     }
 }
+
+/// Series measured on different days drawn on one time axis: the union of their days (ISO), each
+/// series nil where it has no value, so a weight imported between two evaluations falls between them.
+struct DatedSeries: Sendable {
+    let name: String
+    let colour: String
+    /// (ISO day, value); a day given twice keeps its last value.
+    let points: [(day: String, value: Double)]
+
+    static func axis(_ all: [DatedSeries]) -> (days: [String], series: [LineChart.Series]) {
+        let days = Set(all.flatMap { $0.points.map(\.day) }).sorted()
+        let series = all.filter { !$0.points.isEmpty }.map { one in
+            let byDay = Dictionary(one.points.map { ($0.day, $0.value) }, uniquingKeysWith: { _, last in last })
+            return LineChart.Series(name: one.name, values: days.map { byDay[$0] }, colour: one.colour)
+        }
+        return (days, series)
+    }
+}

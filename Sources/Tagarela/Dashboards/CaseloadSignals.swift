@@ -34,6 +34,14 @@ final class CaseloadSignals: Sendable {
         let readings: [Int64: (seq: Int64, reading: Reading)]
     }
 
+    /// Tables a kept reading reads whose changes no `patientChange` trigger counts, each with why the
+    /// reading stays true. `CacheCoverageTests` records what a reading touches and allows these and the
+    /// triggers' tables only.
+    static let readButNotCounted: [String: String] = [
+        "clinicianPatient": "who the clinician sees is read again on every load (PatientChanges.counts): a reading is used only for a patient still seen",
+        "goal": "joined only to reach its notes (goalNote, counted); a goal never moves to another patient and its deletion deletes its notes",
+    ]
+
     /// Caseloads under their clinician's id; a generation holds `patientsPerGeneration` readings.
     private let caseloads: Mutex<TwoGenerations<Int64, Caseload>>
 

@@ -142,8 +142,11 @@ enum EduCATRoutes {
             return Reply(try .json(["error": "implausible result", "reason": "answers"], status: .unprocessableContent))
         }
         let (pack, _) = try player(context, db)
+        let firstGame = try !EduCATStore.hasPlayed(patientId: actor.userId, db)
         let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,
                                            assistedBy: actor.supervisorId, at: context.now, db)
+        // The offline listing (kept whole by the read cache) adds the games once the child has played one.
+        if firstGame { context.forgetCachedPages() }
         return Reply(try .json(["record": "\(stored.record)", "newRecord": stored.isNew ? "true" : "false"]))
     }
 

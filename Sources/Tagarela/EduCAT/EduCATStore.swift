@@ -91,6 +91,12 @@ enum EduCATStore {
         return records
     }
 
+    /// Whether the patient has a game's result stored: their first one brings the games into their offline
+    /// listing, which the read cache keeps (`EduCATRoutes.postResult` empties it then).
+    static func hasPlayed(patientId: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM educatResult WHERE patientId = ?)", arguments: [patientId]) ?? false
+    }
+
     /// Stores a result and, for a challenge played to its end that beat the record of its game and
     /// level, the new record; one transaction. `level` is the level the game was played at (nil from
     /// a page that did not say: the area's level now). A game key already stored is not stored again

@@ -63,11 +63,11 @@ enum FHIRAPIRoutes {
 
     static var unauthorized: Reply { outcome(unauthorizedStatus, code: "login", "A valid bearer token is required.") }
 
-    /// The patient's record as the token's clinician sees it; nil (audited) when they may not.
-    static func record(_ patientId: Int64, _ actor: Actor, audit: AuditContext, context: RequestContext,
-                       _ db: Database) throws -> FHIRRecord? {
+    /// The patient's record as the token's clinician sees it, of `parts` in `period`; nil (audited) when they may not.
+    static func record(_ patientId: Int64, _ actor: Actor, parts: FHIRRecord.Parts, period: FHIRQueries.Period = FHIRQueries.Period(),
+                       audit: AuditContext, context: RequestContext, _ db: Database) throws -> FHIRRecord? {
         do {
-            return try FHIRQueries.record(patientId, visibleTo: actor, period: FHIRQueries.Period(), locale: .en,
+            return try FHIRQueries.record(patientId, visibleTo: actor, period: period, parts: parts, locale: .en,
                                           timeZone: context.configuration.timeZone, now: context.now, db)
         } catch AppError.notFound {
             try audit.record(.refused, "patient", patientId, "FHIR API: not a patient of this token's clinician", db)
@@ -95,7 +95,9 @@ enum FHIRAPIRoutes {
         case .failure(let problem): return outcome(.badRequest, code: "invalid", problem.text)
         case .success(let found): search = found
         }
-        guard let record = try record(search.patientId, actor, audit: audit, context: context, db) else { return notFound }
+        // Only the parts the codes name, in the days the dates admit; each resource is still matched.
+        guard let record = try record(search.patientId, actor, parts: search.parts, period: search.period, audit: audit, context: context, db)
+        else { return notFound }
         let resources = mapper(context).observations(record).filter { search.matches($0) }
         try audit.record(.export, "patient", search.patientId, "FHIR API: Observation?\(search.summary) (\(resources.count))", db)
         return json(searchset(resources, context: context))
@@ -108,7 +110,7 @@ enum FHIRAPIRoutes {
         case .failure(let problem): return outcome(.badRequest, code: "invalid", problem.text)
         case .success(let found): search = found
         }
-        guard let record = try record(search.patientId, actor, audit: audit, context: context, db) else { return notFound }
+        guard let record = try record(search.patientId, actor, parts: .goals, audit: audit, context: context, db) else { return notFound }
         let mapper = mapper(context)
         let resources = record.goals.map { mapper.goal($0, record: record) }
         try audit.record(.export, "patient", search.patientId, "FHIR API: Goal?\(search.summary) (\(resources.count))", db)

@@ -18,6 +18,21 @@ struct ImportedMeasurement: Codable, Sendable, Equatable, FetchableRecord, Mutab
     var importedAt: Date
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// The day it was measured (ISO), whatever time the file gave.
+    var day: String { String(effective.prefix(10)) }
+
+    /// Where it came from as a reader knows it: the host of the sending system's identifier system
+    /// (`https://hospital.example/fhir/sid/obs` → `hospital.example`); nil when it came without one.
+    var source: String? {
+        guard let system = identifierSystem, !system.isEmpty else { return nil }
+        return URL(string: system)?.host ?? system
+    }
+
+    /// "imported from hospital.example (FHIR)", in the reader's language: how every page marks it.
+    func sourceLabel(_ t: Translator) -> String {
+        source.map { t("fhir_imported_from", ["source": $0]) } ?? t["fhir_imported_unknown"]
+    }
 }
 
 enum FHIRSchema {
@@ -80,6 +95,22 @@ enum FHIRMeasurements {
         }
         if !new.isEmpty { try audit.record(.create, "fhirMeasurement", patientId, "FHIR import: \(new.count) measurement(s)", db) }
         return new.count
+    }
+
+    /// The patient's imported measurements of `kinds` (`FHIRImport.Kind.key`), oldest first.
+    static func of(_ patientId: Int64, kinds: [String], _ db: Database) throws -> [ImportedMeasurement] {
+        guard !kinds.isEmpty else { return [] }
+        return try ImportedMeasurement.fetchAll(db, sql: """
+            SELECT * FROM fhirMeasurement WHERE patientId = ? AND kind IN (\(databaseQuestionMarks(count: kinds.count)))
+            ORDER BY effective, kind
+            """, arguments: StatementArguments([patientId]) + StatementArguments(kinds))
+    }
+
+    /// Those measured on the period's days.
+    static func all(of patientId: Int64, period: FHIRQueries.Period, _ db: Database) throws -> [ImportedMeasurement] {
+        let days = FHIRQueries.condition(period, day: "substr(effective, 1, 10)")
+        return try ImportedMeasurement.fetchAll(db, sql: "SELECT * FROM fhirMeasurement WHERE patientId = ?\(days.sql) ORDER BY effective, kind",
+                                                arguments: [patientId] + days.arguments)
     }
 
     static func all(of patientId: Int64, _ db: Database) throws -> [ImportedMeasurement] {

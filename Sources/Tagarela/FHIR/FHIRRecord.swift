@@ -81,3 +81,40 @@ struct FHIRRecord: Sendable {
     let to: String?
     let exportedAt: Date
 }
+
+extension FHIRRecord {
+    /// The parts of a record a read fills. An export reads them all; an Observation search only those
+    /// whose Observations its codes can name (`FHIRSearch.parts`), and of meals only the answers.
+    struct Parts: OptionSet, Sendable {
+        let rawValue: Int
+        static let evaluations = Parts(rawValue: 1 << 0)
+        static let weights = Parts(rawValue: 1 << 1)
+        static let imported = Parts(rawValue: 1 << 2)
+        /// Meals with their lines (NutritionOrders) and answers.
+        static let meals = Parts(rawValue: 1 << 3)
+        /// The answered meals, without their lines (check-in Observations).
+        static let checkIns = Parts(rawValue: 1 << 4)
+        static let taps = Parts(rawValue: 1 << 5)
+        static let sentences = Parts(rawValue: 1 << 6)
+        static let games = Parts(rawValue: 1 << 7)
+        static let goals = Parts(rawValue: 1 << 8)
+
+        static let all: Parts = [.evaluations, .weights, .imported, .meals, .checkIns, .taps, .sentences, .games, .goals]
+        /// Every part an Observation comes from.
+        static let observations: Parts = [.evaluations, .weights, .imported, .checkIns, .taps, .sentences, .games]
+
+        /// The codes each part's Observations carry (`FHIRMapper`); a test checks every Observation of the
+        /// demo records against it.
+        static let codes: [(part: Parts, codes: [FHIRCodes.Code])] = [
+            (.evaluations, [FHIRCodes.weight, FHIRCodes.height, FHIRCodes.bmi, FHIRCodes.percentFat, FHIRCodes.sumOfSkinfolds,
+                            FHIRCodes.bodyDensity, FHIRCodes.fatMass, FHIRCodes.leanMass].flatMap(\.codes)
+                + SkinfoldSite.allCases.flatMap { FHIRCodes.skinfold($0).codes } + PerimeterSite.allCases.flatMap { FHIRCodes.perimeter($0).codes }),
+            (.weights, FHIRCodes.weight.codes),
+            (.imported, FHIRImport.kinds.flatMap(\.codes)),
+            (.checkIns, [FHIRCodes.mealCheckIn]),
+            (.taps, FHIRCodes.dailyTaps.codes),
+            (.sentences, FHIRCodes.dailySentences.codes),
+            (.games, [FHIRCodes.educatGame]),
+        ]
+    }
+}

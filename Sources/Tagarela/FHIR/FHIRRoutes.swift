@@ -214,8 +214,10 @@ struct FHIRImportPreview: PageModel {
         return FHIRImport.kinds.first { $0.key == kind }?.code.display ?? kind
     }
 
-    static func amount(_ value: Double, _ unit: String, _ context: RequestContext) -> String {
-        "\(context.format.decimal(value, fractionDigits: unit == "g/mL" ? 4 : 1)) \(unit == "kg/m2" ? "kg/m²" : unit)"
+    static func amount(_ value: Double, _ unit: String, _ context: RequestContext) -> String { amount(value, unit, context.format) }
+
+    static func amount(_ value: Double, _ unit: String, _ format: LocalizedFormat) -> String {
+        "\(format.decimal(value, fractionDigits: unit == "g/mL" ? 4 : 1)) \(unit == "kg/m2" ? "kg/m²" : unit)"
     }
 
     static func date(_ effective: String, _ context: RequestContext) -> String {

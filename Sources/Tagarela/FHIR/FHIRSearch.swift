@@ -52,6 +52,35 @@ struct FHIRSearch: Sendable, Equatable {
         return .success(search)
     }
 
+    /// The parts of the record whose Observations the codes can name: all of them when no code is asked.
+    var parts: FHIRRecord.Parts {
+        guard !codes.isEmpty else { return .observations }
+        var parts: FHIRRecord.Parts = []
+        for (part, known) in FHIRRecord.Parts.codes
+        where codes.contains(where: { wanted in known.contains { $0.code == wanted.code && (wanted.system == nil || wanted.system == $0.system) } }) {
+            parts.insert(part)
+        }
+        return parts
+    }
+
+    /// The narrowest period holding every day the dates admit (open ends where none bounds it); the
+    /// read keeps to it, and `matches` still decides each resource.
+    var period: FHIRQueries.Period {
+        var period = FHIRQueries.Period()
+        func raise(_ day: String) { if period.from.map({ day > $0 }) ?? true { period.from = day } }
+        func lower(_ day: String) { if period.to.map({ day < $0 }) ?? true { period.to = day } }
+        for (comparison, day) in dates {
+            switch comparison {
+            case .eq: raise(day); lower(day)
+            case .ge: raise(day)
+            case .gt: raise(ISODate.adding(1, to: day))
+            case .le: lower(day)
+            case .lt: lower(ISODate.adding(-1, to: day))
+            }
+        }
+        return period
+    }
+
     func matches(_ resource: FHIRJSON) -> Bool {
         guard case .members(let pairs) = resource else { return false }
         func value(_ key: String) -> FHIRJSON? { pairs.first { $0.0 == key }?.1 }

@@ -74,9 +74,12 @@ enum CheckInQueries {
     struct Measurements: Sendable {
         let patient: Patient
         let entries: [WeightEntry]
+        /// Weights the clinic imported from other systems' FHIR Bundles.
+        let imported: [ImportedMeasurement]
     }
 
     static func measurements(patientId: Int64, visibleTo actor: Actor, _ db: Database) throws -> Measurements {
-        Measurements(patient: try PatientScope.find(patientId, visibleTo: actor, db), entries: try Weights.entries(of: patientId, db))
+        Measurements(patient: try PatientScope.find(patientId, visibleTo: actor, db), entries: try Weights.entries(of: patientId, db),
+                     imported: try FHIRMeasurements.of(patientId, kinds: ["weight"], db))
     }
 }

@@ -218,7 +218,7 @@ enum CheckInRoutes {
     static func measurementsPage(_ data: CheckInQueries.Measurements, form: FormState, status: Status = .ok,
                                  importReport: String? = nil, skippedLines: [String] = [], _ context: RequestContext) -> Reply {
         .page("nutrition/measurements", title: "measurements_title",
-              MeasurementsPage(sharing: data.patient.sharesMeasurements, entries: data.entries, form: form,
+              MeasurementsPage(sharing: data.patient.sharesMeasurements, entries: data.entries, imported: data.imported, form: form,
                                importReport: importReport, skippedLines: skippedLines, context.t, context.format),
               status: status)
     }

@@ -93,6 +93,8 @@ struct ReviewPage: PageModel {
     struct WeightRow: PageModel {
         let date: String
         let weight: String
+        /// "imported from … (FHIR)" for a weight another system sent; nil for the log's own.
+        let source: String?
     }
 
     /// The oldest pending meal when its time has passed: it blocks the patient's check-in.
@@ -359,14 +361,19 @@ struct ReviewPage: PageModel {
             DeviationRow(name: $0.food.name(format.locale),
                          text: t("deviation_counts", ["deviated": "\($0.deviated)", "prescribed": "\($0.prescribed)"]))
         }
-        weights = data.weights.reversed().map {
-            WeightRow(date: format.shortDate(iso: $0.measuredOn), weight: "\(format.decimal($0.kg)) kg")
+        let logged = data.weights.map { (day: $0.measuredOn, kg: $0.kg, source: String?.none) }
+        let imported = data.importedWeights.map { (day: $0.day, kg: $0.value, source: Optional($0.sourceLabel(t))) }
+        weights = (logged + imported).sorted { $0.day > $1.day }.map {
+            WeightRow(date: format.shortDate(iso: $0.day), weight: "\(format.decimal($0.kg)) kg", source: $0.source)
         }
-        weightChart = data.weights.count < 2 ? "" : LineChart(
-            title: t["field_weight"], unit: "kg",
-            labels: data.weights.map { format.shortDate(iso: $0.measuredOn) },
-            series: [.init(name: t["field_weight"], values: data.weights.map(\.kg), colour: LineChart.palette[2])],
-            days: data.weights.map { ISODate.dayNumber($0.measuredOn) ?? 0 }, format: { format.decimal($0) }).svg
+        let axis = DatedSeries.axis([
+            DatedSeries(name: t["field_weight"], colour: LineChart.palette[2], points: data.weights.map { ($0.measuredOn, $0.kg) }),
+            DatedSeries(name: t("fhir_imported_series", ["measure": t["field_weight"]]), colour: LineChart.palette[3],
+                        points: data.importedWeights.map { ($0.day, $0.value) }),
+        ])
+        weightChart = axis.days.count < 2 ? "" : LineChart(
+            title: t["field_weight"], unit: "kg", labels: axis.days.map { format.shortDate(iso: $0) }, series: axis.series,
+            days: axis.days.map { ISODate.dayNumber($0) ?? 0 }, format: { format.decimal($0) }).svg
         sharesMeasurements = patient.sharesMeasurements
     }
 

@@ -15,6 +15,8 @@ enum NutritionQueries {
         let queueHead: (MealScreen, Int)?
         let deviations: [Adherence.Deviation]
         let weights: [WeightEntry]
+        /// Weights imported from other systems' FHIR Bundles, shown beside the log's, marked as imported.
+        let importedWeights: [ImportedMeasurement]
         /// The patient's daily target, when the nutritionist set one.
         let target: DailyTarget?
     }
@@ -31,6 +33,7 @@ enum NutritionQueries {
                     queueHead: try overdueHead(patientId: patientId, now: now, db),
                     deviations: try Adherence.deviations(patientId: patientId, limit: 5, db),
                     weights: try Weights.entries(of: patientId, forClinician: true, db),
+                    importedWeights: try FHIRMeasurements.of(patientId, kinds: ["weight"], db),
                     target: try DailyTarget.fetchOne(db, key: patientId))
     }
 

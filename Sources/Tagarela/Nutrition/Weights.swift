@@ -99,18 +99,20 @@ struct MeasurementsPage: PageModel {
     let importURL = CheckInEndpoints.importWeights.path()
     let checkInURL = CheckInEndpoints.showCheckIn.path()
 
-    init(sharing: Bool, entries: [WeightEntry], form: FormState, importReport: String? = nil, skippedLines: [String] = [],
+    init(sharing: Bool, entries: [WeightEntry], imported: [ImportedMeasurement] = [], form: FormState, importReport: String? = nil, skippedLines: [String] = [],
          _ t: Translator, _ format: LocalizedFormat) {
         self.importReport = importReport
         self.skippedLines = skippedLines
         hasSkippedLines = !skippedLines.isEmpty
         self.sharing = sharing
         showsForms = sharing || form.hasErrors
-        rows = entries.reversed().map {
-            Row(date: format.shortDate(iso: $0.measuredOn),
-                weight: "\(format.decimal($0.kg)) kg", source: t["weight_source_\($0.source)"])
-        }
-        isEmpty = entries.isEmpty
+        // Newest first; a weight imported from another system's FHIR Bundle says so, and from where.
+        let logged = entries.map { (day: $0.measuredOn, kg: $0.kg, source: t["weight_source_\($0.source)"]) }
+        rows = (logged + imported.map { (day: $0.day, kg: $0.value, source: $0.sourceLabel(t)) })
+            .enumerated().sorted { ($0.element.day, $0.offset) > ($1.element.day, $1.offset) }.map(\.element).map {
+                Row(date: format.shortDate(iso: $0.day), weight: "\(format.decimal($0.kg)) kg", source: $0.source)
+            }
+        isEmpty = rows.isEmpty
         self.form = form
     }
 }

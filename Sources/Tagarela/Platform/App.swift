@@ -109,7 +109,7 @@ public final class App: Responder {
             throw StartupError.missingResources(configuration.resourcesDirectory)
         }
         try configuration.prepareDirectories()
-        let database = try AppDatabase.open(at: configuration.databasePath)
+        let database = try AppDatabase.open(at: configuration.databasePath, trace: configuration.statementTrace)
         try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
         let keptFailures = try await database.read { try LoginFailures.live(now: clock(), $0) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)

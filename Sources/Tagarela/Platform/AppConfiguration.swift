@@ -24,6 +24,9 @@ public struct AppConfiguration: Sendable {
     /// Tests only: every template rendered is rendered again by swift-mustache and any difference is
     /// kept in `Templates.differences` (see `CompiledTemplates`).
     public var comparesTemplates = false
+    /// Tests only: the SQL of every statement any connection of the pool runs, as SQLite traces it (the
+    /// cache-coverage test reads from it which tables a cached read touched).
+    public var statementTrace: (@Sendable (String) -> Void)?
     /// The address people open Tagarela at (`https://clinica.example`), which invitation and reset links
     /// start with; nil: `http://localhost:<port>`. Never the request's `Host` header, which anyone sends.
     public var siteURL: String?

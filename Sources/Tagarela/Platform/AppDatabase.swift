@@ -4,7 +4,8 @@ import GRDB
 /// The one SQLite database of a Tagarela instance.
 public enum AppDatabase {
     /// Opens the database in WAL mode with foreign keys on, and brings its schema up to date.
-    public static func open(at path: String, migrate: Bool = true) throws -> DatabasePool {
+    /// `trace` (tests) is given the SQL of every statement run.
+    public static func open(at path: String, migrate: Bool = true, trace: (@Sendable (String) -> Void)? = nil) throws -> DatabasePool {
         var configuration = Configuration()
         // A concurrent `tagarela migrate` or `backup` must wait for a writer, not fail.
         configuration.busyMode = .timeout(5)
@@ -21,6 +22,11 @@ public enum AppDatabase {
             // 1 188, 1 046 and 1 062 requests/s in run 2 (runs differ by a tenth): 5 MiB.
             // Readers are opened on demand, as many as reads run at once.
             try db.execute(sql: "PRAGMA cache_size = -5120")
+            if let trace {
+                db.trace(options: .statement) { event in
+                    if case .statement(let statement) = event { trace(statement.sql) }
+                }
+            }
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
         if migrate { try Migrations.migrator.migrate(pool) }

@@ -17,12 +17,20 @@ final class ReadCache: Sendable {
     /// Tables whose changes invalidate everything. `session.lastSeenAt` is left out: it is written on
     /// page views (at most once a minute per session) and only the idle check reads it, which the
     /// cached session keeps up to date itself.
-    /// The player pages also show a patient's access settings and, for a sentence plan, its words and
-    /// links. The sentence log is not tracked (every spoken sentence would empty the cache): the one
+    /// The player pages also show a patient's access settings, the symbols' word forms and, for a sentence
+    /// plan, its words and links; the offline listing the games' settings. The sentence log is not tracked (every spoken sentence would empty the cache): the one
     /// write a page shows, a new whole-sentence clip, invalidates explicitly (`SentenceRoutes`).
     static let trackedTables = ["user", "patient", "clinicianPatient", "tutorPatient", "trainerClient",
                                 "plan", "planCell", "symbol", "category", "accessSetting",
-                                "sentenceWord", "sentenceLink"]
+                                "sentenceWord", "sentenceLink", "symbolWordForms", "educatSettings"]
+    /// Tables a cached session or page reads without their changes emptying the cache, each with why it
+    /// stays fresh. `CacheCoverageTests` records what every cached read touches and allows these and
+    /// `trackedTables` only.
+    static let readButNotWatched: [String: String] = [
+        "gridVersion": "written only by triggers on tracked tables (planCell, symbol, plan, category) and by an erasure with its plans",
+        "sentence": "the offline listing reads its whole-sentence clips only; keeping a new one empties the cache (PlayerRoutes.keepSentenceClip)",
+        "educatResult": "the offline listing asks only whether the child has played; the first result empties the cache (EduCATRoutes.postResult)",
+    ]
     static let trackedSessionColumns = ["id", "tokenHash", "userId", "csrfToken", "patientModeFor", "modeling", "alone", "mustEnrolSecondFactor", "createdAt",
                                         "expiresAt"]
 
