@@ -164,7 +164,7 @@ private extension String {
 ///
 /// A page model is `Encodable`: it is encoded once (`MustacheEncoder`) into nodes that Mustache reads by
 /// name. A model that is neither `Encodable` nor a `MustacheParent` is read through `Mirror`, many times
-/// slower (docs/decisions.md, "Pages rendered without Mirror").
+/// slower (docs/decisions/0023-pages-rendered-without-mirror-page-models-are-encodable.md, "Pages rendered without Mirror").
 struct PageContext<Model>: MustacheParent {
     /// How the model's names are read: `.mirror` only to compare with what the encoder prints (tests).
     enum ModelLookup { case automatic, mirror }
