@@ -3,6 +3,9 @@ PORT ?= 8080
 DATA ?= var
 RELEASE_BIN := .build/release/tagarela
 DEBUG_BIN := .build/debug/tagarela
+# Browser tests run in this many processes, each with its own Chromium, servers, ports and folders
+# (pytest-xdist; a test file stays in one process, so its module fixtures are made once).
+BROWSER_WORKERS ?= 2
 
 .PHONY: run test bootstrap build bench clean
 
@@ -15,16 +18,18 @@ run: bootstrap build
 	$(RELEASE_BIN) seed-demo --data $(DATA)
 	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
 
-## test: install what is missing, run the Swift tests, then the browser tests against the real binary
+## test: install what is missing, run the Swift tests, then the browser tests against the real binary;
+## each phase ends with its ten slowest tests
 test: bootstrap
 	scripts/install-pictograms .build/test-data
 	scripts/install-password-list .build/test-data
 	swift build --build-tests
 	TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio $(DEBUG_BIN) educat-audio --data .build/test-data
-	swift test --skip-build
+	scripts/test-swift
 	TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
 	  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords \
-	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser
+	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser \
+	  -n $(BROWSER_WORKERS) --dist loadfile --durations=10
 
 bootstrap:
 	@scripts/bootstrap
