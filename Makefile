@@ -6,6 +6,10 @@ DEBUG_BIN := .build/debug/tagarela
 # Browser tests run in this many processes, each with its own Chromium, servers, ports and folders
 # (pytest-xdist; a test file stays in one process, so its module fixtures are made once).
 BROWSER_WORKERS ?= 2
+BROWSER_ENV = TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
+  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio
+# Runs after the others, alone: it times Litestream's 1 s sync, which a busy second worker can stretch.
+ALONE = test_restore_drill.py
 
 .PHONY: run test bootstrap build bench clean
 
@@ -26,10 +30,9 @@ test: bootstrap
 	swift build --build-tests
 	TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio $(DEBUG_BIN) educat-audio --data .build/test-data
 	scripts/test-swift
-	TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
-	  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords \
-	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser \
+	$(BROWSER_ENV) python3 -m pytest -q Tests/browser --ignore=Tests/browser/$(ALONE) \
 	  -n $(BROWSER_WORKERS) --dist loadfile --durations=10
+	$(BROWSER_ENV) python3 -m pytest -q Tests/browser/$(ALONE) -p no:xdist --durations=3
 
 bootstrap:
 	@scripts/bootstrap
