@@ -3,6 +3,13 @@ PORT ?= 8080
 DATA ?= var
 RELEASE_BIN := .build/release/tagarela
 DEBUG_BIN := .build/debug/tagarela
+# Browser tests run in this many processes, each with its own Chromium, servers, ports and folders
+# (pytest-xdist; a test file stays in one process, so its module fixtures are made once).
+BROWSER_WORKERS ?= 2
+BROWSER_ENV = TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
+  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio
+# Runs after the others, alone: it times Litestream's 1 s sync, which a busy second worker can stretch.
+ALONE = test_restore_drill.py
 
 .PHONY: run test bootstrap build bench clean
 
@@ -15,16 +22,17 @@ run: bootstrap build
 	$(RELEASE_BIN) seed-demo --data $(DATA)
 	$(RELEASE_BIN) serve --port $(PORT) --data $(DATA)
 
-## test: install what is missing, run the Swift tests, then the browser tests against the real binary
+## test: install what is missing, run the Swift tests, then the browser tests against the real binary;
+## each phase ends with its ten slowest tests
 test: bootstrap
 	scripts/install-pictograms .build/test-data
 	scripts/install-password-list .build/test-data
 	swift build --build-tests
 	TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio $(DEBUG_BIN) educat-audio --data .build/test-data
-	swift test --skip-build
-	TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
-	  TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords \
-	  TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio python3 -m pytest -q Tests/browser
+	scripts/test-swift
+	$(BROWSER_ENV) python3 -m pytest -q Tests/browser --ignore=Tests/browser/$(ALONE) \
+	  -n $(BROWSER_WORKERS) --dist loadfile --durations=10
+	$(BROWSER_ENV) python3 -m pytest -q Tests/browser/$(ALONE) -p no:xdist --durations=3
 
 bootstrap:
 	@scripts/bootstrap

@@ -1,4 +1,4 @@
-// The service worker of Tagarela's offline boards (docs/decisions.md, "Offline boards and faults").
+// The service worker of Tagarela's offline boards (docs/decisions/0009-offline-boards-and-faults.md, "Offline boards and faults").
 // It keeps a patient's pages (home, boards, timer, games) (network first; the kept copy only when the network fails) and
 // the fingerprinted or content-addressed files they use (kept copy first: they never change).
 // Any other page goes to the network; when there is none, the kept "/offline" page says why and how to get back

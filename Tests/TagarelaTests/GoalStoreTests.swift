@@ -3,14 +3,14 @@ import GRDB
 @testable import Tagarela
 import Testing
 
-/// Goals' store and measures against the test app's real SQLite database, without HTTP: what each change
+/// Goals' store and measures against a real migrated SQLite database with the demo clinic (TestDatabase), without a server: what each change
 /// writes (the goal, its history event, the audit row), what it refuses, and what each kind measures.
 @Suite struct GoalStoreTests {
     /// 2026-11-18 08:06 in São Paulo, the test clinic's time zone.
     let now = Date(timeIntervalSince1970: 1_795_000_000)
     let today = "2026-11-18"
 
-    func actor(_ test: TestApp, _ username: String) throws -> Actor {
+    func actor(_ test: TestDatabase, _ username: String) throws -> Actor {
         try test.read { db in Actor(user: try User.filter(Column("username") == username).fetchOne(db)!) }
     }
 
@@ -37,7 +37,7 @@ import Testing
     // MARK: Writes
 
     @Test func aGoalIsCreatedEditedClosedAndReopenedEachWithItsEventAndAuditRow() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         let carla = try test.id(of: "Carla Costa")
         try test.write { db in
@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func anEditOnAnOldVersionOrAClosedGoalIsRefusedAndChangesNothing() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         let carla = try test.id(of: "Carla Costa")
         try test.write { db in
@@ -92,7 +92,7 @@ import Testing
     }
 
     @Test func notesAreAuditedAndAClinicianSIsPrivate() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let (ana, bruno) = (try actor(test, "ana"), try actor(test, "bruno"))
         let carla = try test.id(of: "Carla Costa")
         let goalId = try test.write { db -> Int64 in
@@ -104,16 +104,16 @@ import Testing
             #expect(try lastAudit(db)?.entity == "goalNote")
             return goal.id!
         }
-        let tutorView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: bruno, today: today, timeZone: test.app.configuration.timeZone, $0) }
+        let tutorView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: bruno, today: today, timeZone: test.configuration.timeZone, $0) }
         #expect(tutorView.notes.map(\.body) == ["Comeu tudo na escola"], "the clinician's note stays private")
-        let clinicianView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: ana, today: today, timeZone: test.app.configuration.timeZone, $0) }
+        let clinicianView = try test.read { try GoalQueries.detail(goalId: goalId, patientId: carla, visibleTo: ana, today: today, timeZone: test.configuration.timeZone, $0) }
         #expect(clinicianView.notes.count == 2)
     }
 
     // MARK: Measures, one kind at a time
 
     @Test func tapsAreCountedPerClinicDayAtTheBoundariesOfTheWeek() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         try test.write { db in
             let patient = try newPatient(db)
@@ -147,7 +147,7 @@ import Testing
     }
 
     @Test func sentencesCountOnlyFromTheirLength() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         try test.write { db in
             let patient = try newPatient(db)
@@ -170,7 +170,7 @@ import Testing
     /// were said on the 18th, counts both but not the one of 23:30 on the 11th. The goal's days are the
     /// clinic's, not UTC's.
     @Test func aWeekOfSentencesEndsAtTheClinicsMidnight() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         try test.write { db in
             let patient = try newPatient(db)
@@ -196,7 +196,7 @@ import Testing
     }
 
     @Test func gamesAreTheBestOrTheAverageOfThePeriodInTheirGameAndMode() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let ana = try actor(test, "ana")
         try test.write { db in
             let patient = try newPatient(db)
@@ -224,7 +224,7 @@ import Testing
     }
 
     @Test func adherenceIsFollowedOverAnsweredInThePeriod() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let nadia = try actor(test, "nadia")
         let elisa = try test.id(of: "Elisa Martins")
         try test.write { db in
@@ -246,7 +246,7 @@ import Testing
 
     /// Fernanda's evaluations changed protocol (3 sites, then 7): a 3-site goal reads only the 3-site ones.
     @Test func aPercentFatGoalReadsOnlyItsProtocolAndWeightReadsEvaluationsAndWeighings() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let nadia = try actor(test, "nadia")
         try test.write { db in
             let patient = try newPatient(db)
@@ -287,7 +287,7 @@ import Testing
 
     /// The worklist asks for 500 patients' goals: a handful of statements, whatever the number of goals.
     @Test func progressOfFiveHundredPatientsIsAFewAggregateQueries() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let (ana, nadia) = (try actor(test, "ana"), try actor(test, "nadia"))
         let (patients, symbol) = try test.write { db -> ([Int64], Int64) in
             let symbol = try #require(try Symbol.fetchOne(db)?.id)

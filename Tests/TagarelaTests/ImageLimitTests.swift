@@ -4,7 +4,7 @@ import HTTPTestSupport
 @testable import Tagarela
 import Testing
 
-/// Pictures are measured from their header before ffmpeg decodes anything; see docs/decisions.md,
+/// Pictures are measured from their header before ffmpeg decodes anything; see docs/decisions/0017-limits-before-work.md,
 /// "Limits before work".
 @Suite struct ImageLimitTests {
     /// A folder of real pictures ffmpeg makes for the test, removed afterwards.

@@ -5,7 +5,7 @@ import HTTPTestSupport
 @testable import Tagarela
 import Testing
 
-/// Time limits on external tools and length limits on typed text; see docs/decisions.md, "Limits before work".
+/// Time limits on external tools and length limits on typed text; see docs/decisions/0017-limits-before-work.md, "Limits before work".
 @Suite struct ProcessRunnerTests {
     let directory = NSTemporaryDirectory() + "process-runner-tests-" + UUID().uuidString
 

@@ -3,12 +3,12 @@ import GRDB
 @testable import Tagarela
 import Testing
 
-/// Nutrition's store functions against the test app's real SQLite database, without HTTP: what each
+/// Nutrition's store functions against a real migrated SQLite database with the demo clinic (TestDatabase), without a server: what each
 /// writes, the audit row it writes with it, and what it refuses.
 @Suite struct NutritionStoreTests {
     let now = Date(timeIntervalSince1970: 1_795_000_000)
 
-    func audit(_ test: TestApp, by person: String) throws -> AuditContext {
+    func audit(_ test: TestDatabase, by person: String) throws -> AuditContext {
         AuditContext(actorId: try test.id(of: person), actorName: person, clientAddress: "test", now: now)
     }
 
@@ -19,7 +19,7 @@ import Testing
     func anyFood(_ db: Database) throws -> Int64 { try #require(try Food.fetchOne(db)?.id) }
 
     @Test func aMealIsCreatedUpdatedAndWithdrawnEachWithItsAuditRow() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let (elisa, nadia) = (try test.id(of: "elisa"), try test.id(of: "nadia"))
         let audit = try audit(test, by: "nadia")
         try test.write { db in
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func anAnsweredMealIsFinalForEveryStoreFunction() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let elisa = try test.id(of: "elisa")
         let patientAudit = try audit(test, by: "elisa"), nutritionistAudit = try audit(test, by: "nadia")
         try test.write { db in
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func copyingADayTwiceAddsItsMealsOnceAndAnEmptyDayWritesNothing() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let (elisa, nadia) = (try test.id(of: "elisa"), try test.id(of: "nadia"))
         let audit = try audit(test, by: "nadia")
         try test.write { db in
@@ -102,7 +102,7 @@ import Testing
     }
 
     @Test func aFoodAndANutritionistsWeightAreStoredWithTheirAuditRows() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let (elisa, nadia) = (try test.id(of: "elisa"), try test.id(of: "nadia"))
         let audit = try audit(test, by: "nadia")
         try test.write { db in
@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func sharingMeasurementsIsSetOnThePatientRecordWithItsAuditRow() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let elisa = try test.id(of: "elisa")
         let audit = try audit(test, by: "elisa")
         try test.write { db in
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func theNutritionistSeesThePatientsOwnWeightsOnlyWhileTheyShareThem() async throws {
-        let test = try await TestApp()
+        let test = try await TestDatabase()
         let elisa = try test.id(of: "elisa")
         let audit = try audit(test, by: "elisa")
         try test.write { db in

@@ -48,15 +48,36 @@ final class TestApp {
         configure(&configuration)
         let clock = TestClock(now)
         self.clock = clock
+        // The database starts as a copy of one migrated (and seeded) once for this process: what
+        // App.make and the demo's seed would write, without redoing it for every test.
+        // The templates, texts and static files are read and parsed once per process too (each app
+        // still compares its own renders with swift-mustache's).
+        // TAGARELA_TEST_FRESH_APPS=1 does all of it in every test as before, to time the difference.
+        let fresh = ProcessInfo.processInfo.environment["TAGARELA_TEST_FRESH_APPS"] != nil
+        if !fresh { try await TemplateDatabases.copy(for: configuration, now: now, seedDemo: seedDemo) }
         app = try await App.make(configuration, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
-                                 clock: { clock.now })
-        if seedDemo {
+                                 clock: { clock.now }, resources: fresh ? nil : try await Self.resources(for: configuration))
+        if fresh && seedDemo {
             _ = try DemoClinic.seed(app.database, hasher: app.passwords, now: now,
                                     resources: DemoClinic.DemoResources(app: app, generateAudio: true))
         }
         server = app.makeServer()
         try server.start()
         client = HTTPClient(port: server.port)
+    }
+
+    /// The resources of each resources folder (and comparison setting), loaded once and shared.
+    private static let loaded = Mutex<[String: Task<App.Resources, any Error>]>([:])
+
+    static func resources(for configuration: AppConfiguration) async throws -> App.Resources {
+        let key = "\(configuration.resourcesDirectory)|\(configuration.comparesTemplates)"
+        let task = loaded.withLock { loaded in
+            if let task = loaded[key] { return task }
+            let task = Task { try await App.Resources.load(configuration) }
+            loaded[key] = task
+            return task
+        }
+        return try await task.value
     }
 
     deinit {
@@ -152,5 +173,92 @@ final class Browser {
             if header.contains("Max-Age=0") { cookies[pair[0]] = nil } else { cookies[pair[0]] = pair[1] }
         }
         if let token = response.text.firstMatch(of: /name="_csrf" value="([^"]+)"/)?.1 { csrf = String(token) }
+    }
+}
+
+
+/// Databases migrated, and seeded with the demo clinic, once per test process and per set of inputs
+/// that change their content; every `TestApp` and `TestDatabase` starts from a copy of one (as the
+/// Swift Package Index restores a snapshot). Seeding with generated clips was most of a TestApp's start.
+enum TemplateDatabases {
+    private static let folder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("tagarela-templates-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)").path
+    /// The making of each template, by key: started once, awaited by every test that needs it, so
+    /// that a test waiting for one holds no thread (tests that need none run meanwhile).
+    private static let made = Mutex<[String: Task<String, any Error>]>([:])
+
+    /// Copies the template for these inputs to `configuration.databasePath` (making it first if needed).
+    static func copy(for configuration: AppConfiguration, now: Date, seedDemo: Bool) async throws {
+        let template = try await path(for: configuration, now: now, seedDemo: seedDemo)
+        try FileManager.default.createDirectory(atPath: configuration.dataDirectory + "/db", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: template, toPath: configuration.databasePath)
+    }
+
+    static func path(for configuration: AppConfiguration, now: Date, seedDemo: Bool) async throws -> String {
+        let hashing = configuration.passwordHashing
+        let key = [seedDemo ? "demo" : "empty", "\(now.timeIntervalSince1970)", configuration.timeZone.identifier,
+                   "\(hashing.iterations)-\(hashing.memoryKiB)-\(hashing.parallelism)",
+                   configuration.audioFolder, configuration.resourcesDirectory].joined(separator: "|")
+        let task = made.withLock { made in
+            if let task = made[key] { return task }
+            let path = folder + "/\(UUID().uuidString).sqlite"
+            let task = Task {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try make(at: path, configuration: configuration, now: now, seedDemo: seedDemo)
+                return path
+            }
+            made[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    /// What `App.make` writes before serving, then the demo clinic as `TestApp` always seeded it.
+    private static func make(at path: String, configuration: AppConfiguration, now: Date, seedDemo: Bool) throws {
+        let pool = try AppDatabase.open(at: path)
+        try pool.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: now) }
+        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: pool)
+        if seedDemo {
+            let resources = try DemoClinic.DemoResources(resourcesDirectory: configuration.resourcesDirectory,
+                                                         audioDirectory: configuration.audioFolder)
+            _ = try DemoClinic.seed(pool, hasher: PasswordHasher(parameters: configuration.passwordHashing), now: now,
+                                    resources: resources)
+        }
+        // Closing the last connection checkpoints the WAL into the file: the copy is the whole database.
+        try pool.close()
+    }
+}
+
+/// A migrated database (with the demo clinic unless told otherwise) in its own folder, without an app
+/// or a server: for tests of stores, queries and rules that speak SQL, not HTTP (as GRDB's demo tests).
+final class TestDatabase {
+    let pool: DatabasePool
+    let folder: String
+    /// What a TestApp on this database would be configured with (its time zone, the clinic's).
+    let configuration: AppConfiguration
+
+    init(now: Date = Date(timeIntervalSince1970: 1_795_000_000), seedDemo: Bool = true,
+         configure: (inout AppConfiguration) -> Void = { _ in }) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tagarela-db-\(UUID().uuidString)").path
+        var configuration = AppConfiguration(dataDirectory: folder, resourcesDirectory: TestApp.repositoryRoot)
+        configuration.timeZone = TimeZone(identifier: "America/Sao_Paulo")!
+        configuration.passwordHashing = TestApp.fastHashing
+        configuration.audioDirectory = TestApp.repositoryRoot + "/.build/test-data/audio"
+        configure(&configuration)
+        self.configuration = configuration
+        try await TemplateDatabases.copy(for: configuration, now: now, seedDemo: seedDemo)
+        pool = try AppDatabase.open(at: configuration.databasePath)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    func read<T>(_ block: (Database) throws -> T) throws -> T { try pool.read(block) }
+    func write<T>(_ block: (Database) throws -> T) throws -> T { try pool.write(block) }
+
+    /// The id of a demo person, by username or display name.
+    func id(of person: String) throws -> Int64 {
+        try pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ? OR displayName = ?", arguments: [person, person])
+        }!
     }
 }

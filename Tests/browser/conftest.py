@@ -27,11 +27,35 @@ def free_port():
 DEMO_PASSWORD = "ola-tagarela"
 
 
+_demo_templates = {}
+
+
+def copy_demo_clinic(data_dir):
+    """Puts the demo clinic into data_dir: `tagarela seed-demo` runs once per hour and per process
+    (each xdist worker has its own) into a template folder, which every test then copies. The hour
+    keeps the seed's dates and the test's "today" on the same day in every time zone."""
+    if os.environ.get("TAGARELA_SEED_EACH_TEST"):  # the old way, to time the difference
+        subprocess.run([BINARY, "seed-demo", "--data", data_dir], cwd=ROOT, check=True, capture_output=True)
+        return
+    hour = time.strftime("%Y-%m-%dT%H", time.gmtime())
+    template = _demo_templates.get(hour)
+    if template is None:
+        template = tempfile.mkdtemp(prefix="tagarela-demo-template-")
+        subprocess.run([BINARY, "seed-demo", "--data", template], cwd=ROOT, check=True, capture_output=True)
+        _demo_templates[hour] = template
+    shutil.copytree(template, data_dir, dirs_exist_ok=True)
+
+
+def pytest_sessionfinish(session):
+    for template in _demo_templates.values():
+        shutil.rmtree(template, ignore_errors=True)
+
+
 class RunningServer:
     def __init__(self, data_dir, demo=False, port=None):
         self.data_dir = data_dir
         if demo:
-            subprocess.run([BINARY, "seed-demo", "--data", data_dir], cwd=ROOT, check=True, capture_output=True)
+            copy_demo_clinic(data_dir)
         self.port = port or free_port()  # a restart on the same data keeps its address
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(os.path.join(data_dir, "server.log"), "a+")

@@ -1,7 +1,7 @@
 """Core-vocabulary boards of the sizes other AAC apps use (issue 54, item 1): 6 × 10, 7 × 12 and 8 × 14,
 imported as Open Board files another app would write, fit every screen with no scroll and every position
 kept; cells are ≥ 64 px where the screen has room and ≥ 44 px wherever the geometry allows it (see
-docs/decisions.md, "Boards up to 16 × 16"); the editor names the devices below 64 px; each prints on
+docs/decisions/0079-boards-up-to-16-16.md, "Boards up to 16 × 16"); the editor names the devices below 64 px; each prints on
 one page."""
 import json
 import os
@@ -106,7 +106,7 @@ def floor_for(rows, columns, width, height):
     """The least a cell may measure: 64 px wherever the grid area can hold `columns` × `rows` cells of 64 px
     (so at 1024×768 and 1280×800 for all three, and at 768×1024 for 6 × 10), else 44 px wherever it can hold
     44 px cells, else nothing but the fit (a 10-column grid on a 360 px phone held upright: 10 × 44 px >
-    346 px; docs/decisions.md, "Boards up to 16 × 16")."""
+    346 px; docs/decisions/0079-boards-up-to-16-16.md, "Boards up to 16 × 16")."""
     area_width, area_height = GRID_AREA[(width, height)]
     for floor in (64, 44):
         if columns * floor + (columns - 1) * 2 <= area_width and rows * floor + (rows - 1) * 2 <= area_height:
@@ -189,7 +189,7 @@ def test_every_demo_plan_sideways_on_a_phone_keeps_44_px_cells(clinic, page, scr
         problems = [p for p in found["problems"] if " is " not in p or not p.split(" is ")[1][0].isdigit()]
         grid = page.execute_script("const b = document.querySelector('.board'); return b.classList.value")
         if "cols-12" in grid or "cols-14" in grid:
-            continue  # 7 × 12 and 8 × 14 cannot hold 44 px here (decisions.md); measured above
+            continue  # 7 × 12 and 8 × 14 cannot hold 44 px here (docs/decisions/README.md); measured above
         if found["smallest"] < 43.5:
             problems.append(f"smallest cell {found['smallest']:.1f} px")
         controls = page.execute_script("""return [...document.querySelectorAll('.player button, .player-nav a, .strip-quiet-label')]

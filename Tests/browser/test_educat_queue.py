@@ -71,8 +71,7 @@ def offline_challenge(data_dir, page, reload_before_the_network_returns):
         page.execute_cdp_cmd("Network.emulateNetworkConditions", OFFLINE)
         try:
             hits = play_to_a_new_record(page)
-            time.sleep(1)
-            assert queued(page) >= 2, "the answers and the result wait in the queue"
+            WebDriverWait(page, 10).until(lambda p: queued(p) >= 2, "the answers and the result wait in the queue")
             waiting = page.execute_script("return JSON.parse(localStorage.getItem('tagarela-taps'))")
             assert [e["_kind"] for e in waiting].count("educat-result") == 1
             assert waiting[-1]["_kind"] == "educat-result", "the result goes after its answers"

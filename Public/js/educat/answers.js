@@ -1,4 +1,4 @@
-// Per-item answers: game.js says what happens (events on the root, see docs/decisions.md "eduCAT
+// Per-item answers: game.js says what happens (events on the root, see docs/decisions/0028-educat-levels-and-results.md "eduCAT
 // levels and results"); this file times each answer and queues them in batches with the game's key.
 
 import { newKey } from "../event-queue.js";

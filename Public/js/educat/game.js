@@ -113,7 +113,7 @@ export function setUpGame(root, queue) {
     emit("educat:ask", { item: asked() });
   }
 
-  // Per-item answers (answers.js listens; docs/decisions.md "eduCAT levels and results").
+  // Per-item answers (answers.js listens; docs/decisions/0028-educat-levels-and-results.md "eduCAT levels and results").
   const emit = (name, detail = {}) => root.dispatchEvent(new CustomEvent(name, { detail }));
   const asked = () => (target ? (isContaCops ? target.word : target.dataset.item) : null);
 

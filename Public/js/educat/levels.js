@@ -1,4 +1,4 @@
-// The level's presentation on the root (data-level-key, see docs/decisions.md): letters in
+// The level's presentation on the root (data-level-key, see docs/decisions/README.md): letters in
 // capitals, lower case or the joined-up hand; numbers as quantities to count. A promotion during a
 // game takes effect with the next page, so the items on screen never change under the child.
 

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// Boards of the sizes core-vocabulary layouts use (6 × 10, 7 × 12, 8 × 14: docs/decisions.md,
+/// Boards of the sizes core-vocabulary layouts use (6 × 10, 7 × 12, 8 × 14: docs/decisions/0079-boards-up-to-16-16.md,
 /// "Boards up to 16 × 16"). v1 and v2 wrote `rows BETWEEN 1 AND 6`, `columns BETWEEN 1 AND 8` and
 /// `position BETWEEN 0 AND 47` as CHECKs, which SQLite cannot alter: this rebuilds `plan` and `planCell`
 /// the SQLite way (docs: "Making Other Kinds Of Table Schema Changes"), keeping every column a later

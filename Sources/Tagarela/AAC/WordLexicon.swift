@@ -4,7 +4,7 @@ import Foundation
 /// subject pronouns, the demo's verbs and a few more of the core vocabulary, and the demo's adjectives.
 /// A symbol whose text is one of these forms gets the word's grammar until its clinician corrects it
 /// on the symbol's page (`WordFormStore`). Written by hand and checked against the grammars: no
-/// conjugation library available here covers Catalan well (see docs/decisions.md).
+/// conjugation library available here covers Catalan well (see docs/decisions/README.md).
 enum WordLexicon {
     /// The word `text` belongs to in `language` ("pt-BR", "es", "ca"), found by any of its forms.
     static func lookup(_ text: String, language: String?) -> WordForms? {

@@ -69,7 +69,7 @@ struct EduCATItemView: PageModel {
     let quantity: Int?
     let hasQuantity: Bool
     let dots: String
-    /// 0 to count: an empty ring (docs/decisions.md), not an empty tile that looks broken.
+    /// 0 to count: an empty ring (docs/decisions/README.md), not an empty tile that looks broken.
     let isZero: Bool
 
     init(_ item: EduCATPack.Item, pack: EduCATPack, area: EduCATArea) {
@@ -161,7 +161,7 @@ struct EduCATGamePage: PageModel {
     let listenLabel: String
     /// Letters can be shown joined-up in the games too, as in the seed's prototype screens (A12).
     let hasCaseToggle: Bool
-    /// The contract with the game (docs/decisions.md, "eduCAT levels and results").
+    /// The contract with the game (docs/decisions/0028-educat-levels-and-results.md, "eduCAT levels and results").
     let level: Int
     let levelKey: String
     let itemsOnScreen: String

@@ -3,7 +3,7 @@ import GRDB
 
 /// A measurement imported from a FHIR Bundle, kept as it came (in its kind's unit) with the identifier
 /// it had. Kept apart from evaluations (a protocol's whole set of skinfolds) and from the nutrition
-/// weight log (whose entries follow the patient's consent): see docs/decisions.md.
+/// weight log (whose entries follow the patient's consent): see docs/decisions/README.md.
 struct ImportedMeasurement: Codable, Sendable, Equatable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "fhirMeasurement"
     var id: Int64?

@@ -52,7 +52,7 @@ struct MealFormPage: PageModel {
 
     /// `renderFoodOptions` renders the catalogue as `<option>`s with one value selected: the form
     /// repeats the catalogue on every line, and rendering it once per chosen food rather than once
-    /// per line made the new-meal form two and a half times cheaper (docs/decisions.md).
+    /// per line made the new-meal form two and a half times cheaper (docs/decisions/README.md).
     init(patientId: Int64, patientName: String, action: String, form: FormState, foods: [FoodOption], lineCount: Int,
          isNew: Bool, conflict: String? = nil, warnings: [String] = [], _ t: Translator,
          renderFoodOptions: (FoodChoices) -> String) {

@@ -102,8 +102,37 @@ public final class App: Responder {
         return router
     }
 
+    /// What `make` reads from the resources folder (texts, static files, templates, pictograms). The
+    /// same for every app of one process: the tests, which start hundreds, load it once and pass it.
+    public struct Resources: Sendable {
+        let catalogues: Catalogues
+        let staticFiles: StaticFiles
+        let assets: Assets
+        let templates: Templates
+        let pictograms: PictogramLibrary
+
+        public static func load(_ configuration: AppConfiguration) async throws -> Resources {
+            guard FileManager.default.fileExists(atPath: configuration.templatesDirectory) else {
+                throw StartupError.missingResources(configuration.resourcesDirectory)
+            }
+            let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
+            let staticFiles = try StaticFiles(root: configuration.publicDirectory)
+            let assets = Assets(staticFiles)
+            let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
+                                                     catalogues: catalogues,
+                                                     constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 },
+                                                     compare: configuration.comparesTemplates)
+            return Resources(catalogues: catalogues, staticFiles: staticFiles, assets: assets, templates: templates,
+                             pictograms: try PictogramLibrary.load(curated: configuration.resourcesDirectory + "/Data/pictograms.json",
+                                                                  library: configuration.pictogramFolder + "/library.json"))
+        }
+    }
+
+    /// `resources`, when given, must have been loaded with this configuration's resources folder and
+    /// `comparesTemplates`; each app still compares its own renders.
     public static func make(
-        _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init
+        _ configuration: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date = Date.init,
+        resources: Resources? = nil
     ) async throws -> App {
         guard FileManager.default.fileExists(atPath: configuration.templatesDirectory) else {
             throw StartupError.missingResources(configuration.resourcesDirectory)
@@ -113,20 +142,19 @@ public final class App: Responder {
         try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
         let keptFailures = try await database.read { try LoginFailures.live(now: clock(), $0) }
         try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
-        let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
-        let staticFiles = try StaticFiles(root: configuration.publicDirectory)
-        let assets = Assets(staticFiles)
-        let templates = try await Templates.load(from: configuration.templatesDirectory, required: requiredTemplates,
-                                                 catalogues: catalogues,
-                                                 constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 },
-                                                 compare: configuration.comparesTemplates)
+        let loaded: Resources
+        if let resources {
+            loaded = Resources(catalogues: resources.catalogues, staticFiles: resources.staticFiles, assets: resources.assets,
+                               templates: resources.templates.withOwnComparison(), pictograms: resources.pictograms)
+        } else {
+            loaded = try await Resources.load(configuration)
+        }
 
         let router = makeRouter()
 
-        let app = App(configuration: configuration, database: database, templates: templates, catalogues: catalogues,
-                      staticFiles: staticFiles, assets: assets, router: router, logger: logger, clock: clock,
-                      pictograms: try PictogramLibrary.load(curated: configuration.resourcesDirectory + "/Data/pictograms.json",
-                                                           library: configuration.pictogramFolder + "/library.json"))
+        let app = App(configuration: configuration, database: database, templates: loaded.templates, catalogues: loaded.catalogues,
+                      staticFiles: loaded.staticFiles, assets: loaded.assets, router: router, logger: logger, clock: clock,
+                      pictograms: loaded.pictograms)
         app.cache.observe(database)
         app.loginThrottle.restore(keptFailures, now: clock())
         return app

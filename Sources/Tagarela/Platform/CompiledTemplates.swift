@@ -9,7 +9,7 @@ import Synchronization
 /// renderer is not used on pages: for every name it meets it splits the name at its dots and tries some
 /// six dynamic casts on each object of the context stack, and it builds every section's text as its own
 /// string; that was 20 % of the server's CPU in `bench/mixed` and half of a page that reads no database
-/// (docs/decisions.md, "Templates rendered by compiled steps"). Here a name is split once, a page model's
+/// (docs/decisions/0059-templates-rendered-by-compiled-steps-swift-mustache-kept-as.md, "Templates rendered by compiled steps"). Here a name is split once, a page model's
 /// node (`MustacheNode`) and text (`MustacheText`) are recognised first, and everything is appended to
 /// one string.
 ///

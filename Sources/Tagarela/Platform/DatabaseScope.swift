@@ -14,7 +14,7 @@ struct NestedDatabaseAccess: Error, CustomStringConvertible {
     }
 }
 
-/// What `RequestContext.database` is: the pool, reached only through `read` and `write`, one
+/// How `App.dispatch` reaches the pool for a request: only through `read` and `write`, one
 /// access at a time per thread. A nested access throws `NestedDatabaseAccess` (which `App.run`
 /// logs and answers 500) instead of stopping the server, and every access of the request is
 /// counted so that tests can hold a page to the rule of one access per request.

@@ -54,8 +54,8 @@ extension CharacterSet {
 /// who may call it. It registers itself with a handler (`Router.add(_:_:)`) and prints its own URLs,
 /// so that a link and the route it names cannot drift apart:
 ///
-///     static let nutrition = Endpoint<Int64>(.get, "/patients/:id/nutrition", .signedIn([.clinician]))
-///     NutritionEndpoints.nutrition.path(patientId)   // "/patients/7/nutrition"
+///     static let list = Endpoint<Int64>(.get, "/patients/:id/goals", .signedIn([.clinician, .tutor, .trainer]))
+///     GoalEndpoints.list.path(patientId)   // "/patients/7/goals"
 ///
 /// The holes are filled in order; their number must match the pattern's (checked when declared).
 struct Endpoint<each Parameter: PathParameter>: Sendable {

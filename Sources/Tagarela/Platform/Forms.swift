@@ -87,7 +87,7 @@ struct FormLanguage: Sendable {
 }
 
 /// The longest text a field takes, in characters (what a person counts, not bytes), and the catalogue
-/// key of its label for the message. Chosen in docs/decisions.md, "Limits before work".
+/// key of its label for the message. Chosen in docs/decisions/0017-limits-before-work.md, "Limits before work".
 struct TextLimit: Sendable, Equatable {
     let characters: Int
     let label: String

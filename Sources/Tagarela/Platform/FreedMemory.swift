@@ -14,7 +14,7 @@ public enum FreedMemory {
     /// core. Each arena holds pages that are partly in use, which `malloc_trim` cannot give back, and
     /// more arenas hold more of them. With the default, a two-minute mix at ten times the clinic held
     /// 145–155 MB resident; with two arenas on two cores it held 135–144 MB, at the same CPU cost per
-    /// request (docs/decisions.md). Call this before the server's threads start; it returns whether
+    /// request (docs/decisions/README.md). Call this before the server's threads start; it returns whether
     /// glibc took the setting.
     @discardableResult
     public static func limitArenas(to count: Int = ProcessInfo.processInfo.activeProcessorCount) -> Bool {

@@ -23,7 +23,7 @@ struct MediaStore: Sendable {
 
     /// The most pixels an image may have: 50 megapixels holds every phone camera's full-resolution
     /// mode up to 8160 × 6120 and costs ffmpeg about a second; a 16 000 × 16 000 picture (256
-    /// megapixels) cost 6.5 s and 1 GB. See docs/decisions.md, "Limits before work".
+    /// megapixels) cost 6.5 s and 1 GB. See docs/decisions/0017-limits-before-work.md, "Limits before work".
     static let maxPixels = 50_000_000
 
     /// What the first bytes say the file is. Pure.

@@ -18,7 +18,7 @@ struct Piece: PageModel, MustacheParent {
 
 /// Pieces rendered, kept under their template, their language and their model itself: a model equal
 /// in every field prints the same text. The model was the key as sorted JSON before, and encoding it
-/// cost a sixth of the nutritionist's week (docs/decisions.md); hashing and comparing the fields costs
+/// cost a sixth of the nutritionist's week (docs/decisions/README.md); hashing and comparing the fields costs
 /// a fraction of that, and an equal key is an equal model, never a likely one.
 struct PieceKey: RenderedTextKey {
     let template: String

@@ -9,7 +9,7 @@ enum ProcessRunner {
     /// How long each kind of run may take. Generous for real work on a slow, shared machine (a word
     /// takes espeak-ng and ffmpeg about 0.1 s; a 50-megapixel JPEG 1.3 s, a PNG 3 s, up to 15 s with
     /// the machine's two cores shared by a dozen compilers), short enough that a
-    /// stuck run frees the media worker within half a minute. See docs/decisions.md, "Limits before work".
+    /// stuck run frees the media worker within half a minute. See docs/decisions/0017-limits-before-work.md, "Limits before work".
     enum TimeLimit {
         static let speech: Duration = .seconds(15)
         static let audioConversion: Duration = .seconds(30)

@@ -79,7 +79,7 @@ public struct RequestContext: Sendable {
     }
     /// A small piece rendered many times a page (a usage row) whose template names only its model's own
     /// fields: rendered with the model alone as its context, without the page's around it, whose making
-    /// and climbing were about a fifth of each row (docs/decisions.md). A name the model does not answer
+    /// and climbing were about a fifth of each row (docs/decisions/README.md). A name the model does not answer
     /// prints nothing here, where the page's context might have answered it: keep such pieces to their
     /// own fields.
     func renderPieceHTML(_ template: String, _ model: some MustacheParent & Sendable) -> String {

@@ -118,6 +118,13 @@ public struct Templates: Sendable {
         return html
     }
 
+    /// The same parses with a comparison of its own: apps of one process may share the parsing (the
+    /// tests start hundreds), each keeping its own `differences`.
+    func withOwnComparison() -> Templates {
+        Templates(templates: templates, localized: localized,
+                  reference: reference.map { Reference(library: $0.library, localized: $0.localized) })
+    }
+
     /// What swift-mustache rendered differently, since start, when loaded with `compare`: the template's
     /// name and both texts around the first byte where they part. Empty otherwise.
     public var differences: [String] { reference?.differences.withLock { $0 } ?? [] }
@@ -131,6 +138,11 @@ public struct Templates: Sendable {
         init(parsed: [String: MustacheTemplate], localized: [AppLocale: [String: MustacheTemplate]]) {
             library = MustacheLibrary(templates: parsed)
             self.localized = localized.mapValues { MustacheLibrary(templates: $0) }
+        }
+
+        init(library: MustacheLibrary, localized: [AppLocale: MustacheLibrary]) {
+            self.library = library
+            self.localized = localized
         }
 
         func compare(_ html: String, _ name: String, _ context: Any, in locale: AppLocale?) {
@@ -164,7 +176,7 @@ private extension String {
 ///
 /// A page model is `Encodable`: it is encoded once (`MustacheEncoder`) into nodes that Mustache reads by
 /// name. A model that is neither `Encodable` nor a `MustacheParent` is read through `Mirror`, many times
-/// slower (docs/decisions.md, "Pages rendered without Mirror").
+/// slower (docs/decisions/0023-pages-rendered-without-mirror-page-models-are-encodable.md, "Pages rendered without Mirror").
 struct PageContext<Model>: MustacheParent {
     /// How the model's names are read: `.mirror` only to compare with what the encoder prints (tests).
     enum ModelLookup { case automatic, mirror }
