@@ -376,7 +376,11 @@ import Testing
         #expect(try test.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM symbol") } == symbols, "a refused upload made a symbol")
     }
 
+    /// The files under `directory` (a folder made on the way, such as `images/` before an SVG is refused, is none).
     static func files(under directory: String) -> Set<String> {
-        Set(FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? [])
+        var isFolder: ObjCBool = false
+        return Set((FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String } ?? []).filter {
+            FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isFolder) && !isFolder.boolValue
+        })
     }
 }
