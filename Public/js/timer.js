@@ -70,6 +70,24 @@ function installSteps() {
 }
 
 installSteps();
+/**
+ * A long word ("enfermeira", "fisioterapeuta") shrinks to fit its tile instead of breaking in two, down to
+ * 10 px; the stylesheet's size stands for every word that fits.
+ */
+function fitChoiceLabels() {
+  for (const label of document.querySelectorAll(".timer-activities .timer-choice-label")) {
+    label.style.removeProperty("font-size");
+    let size = parseFloat(getComputedStyle(label).fontSize);
+    while (label.scrollWidth > label.clientWidth + 1 && size > 10) {
+      size -= 0.5;
+      label.style.fontSize = `${size}px`;
+    }
+  }
+}
+fitChoiceLabels();
+document.fonts?.ready.then(fitChoiceLabels);
+addEventListener("resize", fitChoiceLabels);
+
 const timer = document.getElementById("timer") ?? drawRunOffline();
 
 if (timer) {

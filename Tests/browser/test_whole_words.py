@@ -45,7 +45,9 @@ def test_the_timer_draws_every_word_whole_on_a_phone(demo_server, page):
         page.set_window_size(width, height)
         page.get(demo_server.url + "/timer")
         words = [label.text for label in page.find_elements(By.CSS_SELECTOR, ".timer-activities .timer-choice-label")]
-        assert "televisão" in words and len(words) >= 9
+        assert "televisão" in words and "enfermeira" in words and len(words) >= 9
         assert page.execute_script(BROKEN_WORDS) == [], width
+        smallest = page.execute_script("return Math.min(...[...document.querySelectorAll('.timer-activities .timer-choice-label')].map(l => parseFloat(getComputedStyle(l).fontSize)))")
+        assert smallest >= 10, (width, smallest)
         columns = page.execute_script("return getComputedStyle(document.querySelector('.timer-activities')).gridTemplateColumns.split(' ').length")
         assert columns >= 3, (width, columns)
