@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import RunningServer, serious_accessibility_violations
-from test_accounts import log_in, path_of, submit
+from test_accounts import click_and_wait, log_in, path_of, submit
 
 
 @pytest.fixture(scope="module")
@@ -43,8 +43,8 @@ def type_code(page, code):
 def test_a_clinician_sets_up_two_step_login_and_logs_in_with_a_code(clinic, page):
     log_in(page, clinic, "ana")
     page.get(clinic.url + "/account")
-    page.find_element(By.CSS_SELECTOR, "a[href='/account/two-factor']").click()
-    page.find_element(By.CSS_SELECTOR, "form[action='/account/two-factor/start'] button").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "a[href='/account/two-factor']"))
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form[action='/account/two-factor/start'] button"))
     secret = page.find_element(By.ID, "secret").text.replace(" ", "")
     assert len(secret) == 32, secret
     assert serious_accessibility_violations(page) == []
