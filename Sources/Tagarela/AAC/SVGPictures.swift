@@ -59,14 +59,7 @@ extension MediaStore {
         let side = "\(SVGPicture.maxSide)"
         let arguments = ["-nostdin", "-v", "error", "-y", "-f", "svg_pipe", "-c:v", "librsvg", "-width", side, "-height", side,
                          "-keep_ar", "1", "-i", source, "-frames:v", "1", target]
-        do {
-            try ProcessRunner.run(SpeechAudio.ffmpeg, arguments, timeLimit: ProcessRunner.TimeLimit.imageConversion, outputs: [target])
-        } catch ProcessRunner.Failure.timedOut {
-            throw Failure.tookTooLong
-        } catch {
-            throw Failure.unreadable
-        }
-        guard FileManager.default.fileExists(atPath: target) else { throw Failure.unreadable }
+        try drawPicture(arguments, to: target)
         return relative
     }
 }

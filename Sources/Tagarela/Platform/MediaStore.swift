@@ -93,6 +93,13 @@ struct MediaStore: Sendable {
                          "-i", source, "-frames:v", "1",
                          "-vf", "scale='min(\(maxSide),iw)':'min(\(maxSide),ih)':force_original_aspect_ratio=decrease"]
             + quality + [target]
+        try drawPicture(arguments, to: target)
+        return relative
+    }
+
+    /// Runs ffmpeg to write one picture at `target`: too slow is `Failure.tookTooLong`; any other failure,
+    /// or no file written, `Failure.unreadable`.
+    func drawPicture(_ arguments: [String], to target: String) throws {
         do {
             try ProcessRunner.run(SpeechAudio.ffmpeg, arguments, timeLimit: ProcessRunner.TimeLimit.imageConversion, outputs: [target])
         } catch ProcessRunner.Failure.timedOut {
@@ -101,7 +108,6 @@ struct MediaStore: Sendable {
             throw Failure.unreadable
         }
         guard FileManager.default.fileExists(atPath: target) else { throw Failure.unreadable }
-        return relative
     }
 
     /// ffmpeg counts the pixels of its padded buffer (each row rounded up to 64 or 128 pixels): an
