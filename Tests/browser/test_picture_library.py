@@ -4,6 +4,7 @@ stock folder, then the one she gives it; Carla's player draws both."""
 import os
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.support.ui import Select
 
 from test_accounts import click_and_wait, log_in, open_carlas_board, path_of
@@ -17,8 +18,11 @@ LOADED = "return arguments[0].complete && arguments[0].naturalWidth"
 
 def editor_of(page, server, board):
     page.get(f"{server.url}/patients/{CARLA}/plans")
-    link = page.find_element(By.XPATH, f"//li[.//strong[text()='{board}']]//a[contains(@href, '/edit')]")
-    return link.get_attribute("href")
+    found = f"//li[.//strong[text()='{board}']]//a[contains(@href, '/edit')]"
+    # The list once came without the board in a full run (after patient mode on the same origin); say what came.
+    WebDriverWait(page, 10).until(lambda p: p.find_elements(By.XPATH, found),
+                                  f"{page.current_url}: {page.title}")
+    return page.find_element(By.XPATH, found).get_attribute("href")
 
 
 def search_library(page, word):
