@@ -129,7 +129,8 @@ async function keepBoards() {
 
   await inBatches(listing.files, async (path) => {
     if (await files.match(path)) return;
-    const response = await fetch(path, { credentials: "same-origin" });
+    // Not followed to the login page when the tablet was signed out meanwhile: nothing there to keep.
+    const response = await fetch(path, { credentials: "same-origin", redirect: "manual" });
     if (response.status === 200) await files.put(path, response);
   });
 

@@ -78,6 +78,26 @@ import Testing
         #expect(try anonymous.post("/login", [("username", "ana"), ("password", DemoClinic.password)], csrf: "").status == 403)
     }
 
+    /// A signed-out tablet's service worker, still keeping boards, is sent to the login page while a person
+    /// opens it in the tab: the worker's answer came last and replaced the token the tab's form carried, so
+    /// the right password got a 403 (seen in the browser suite under load).
+    @Test func aLoginPageFetchedByAScriptKeepsTheTabsTokenValid() async throws {
+        let test = try await TestApp()
+        let tab = try test.browser()
+        // The tab's navigation, passed on by the service worker as Chromium does.
+        try tab.get("/login", headers: [("Sec-Fetch-Mode", "navigate"), ("Sec-Fetch-Dest", "empty")])
+        let tabToken = try #require(tab.cookies[App.anonymousCSRFCookie])
+        #expect(tab.csrf == tabToken)
+        let worker = try test.client.get("/login?next=%2Fpictograms%2Fa.svg", headers: [("Sec-Fetch-Mode", "same-origin"), ("Sec-Fetch-Dest", "empty")])
+        #expect(worker.status == 200)
+        #expect(worker.headers("Set-Cookie").isEmpty, "a fetch's answer stores no anonymous token")
+        let plain = try test.client.get("/login")
+        #expect(plain.headers("Set-Cookie").contains { $0.hasPrefix(App.anonymousCSRFCookie + "=") },
+                "an answer without Sec-Fetch-Dest (curl, older browsers) still carries one")
+        let login = try tab.post("/login", [("username", "ana"), ("password", DemoClinic.password)])
+        #expect(login.status == 303)
+    }
+
     @Test func onlyALocalPathMayFollowALogin() {
         #expect(AccountsRoutes.safeNext("/patients/7/plans?tab=2") == "/patients/7/plans?tab=2")
         for hostile in ["//evil.example", "/\\evil.example", "https://evil.example", "/\t/evil.example", "/\n/evil.example", "/ok\r\nSet-Cookie: x=1"] {

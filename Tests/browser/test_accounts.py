@@ -30,6 +30,9 @@ def log_in(page, server, username, password=DEMO_PASSWORD):
     page.find_element(By.ID, "username").send_keys(username)
     page.find_element(By.ID, "password").send_keys(password)
     submit(page)
+    if password == DEMO_PASSWORD:
+        assert path_of(page).split("?")[0] not in ("/login", "/session"), \
+            f"{username}'s login did not take: {path_of(page)} says " + page.find_element(By.TAG_NAME, "main").text[:300]
 
 
 def path_of(page):

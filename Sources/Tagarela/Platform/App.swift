@@ -291,11 +291,21 @@ public final class App: Responder {
                 return response
             }
         }
-        if let newToken = context.csrf.newToken {
+        if let newToken = context.csrf.newToken, Self.isOpenedAsAPage(request) {
             response.setCookie(SetCookie(name: Self.anonymousCSRFCookie, value: newToken,
                                          secure: configuration.secureCookies, sameSite: .strict))
         }
         return response
+    }
+
+    /// Whether the browser shows this answer as a page. A script's fetch (the service worker keeping a
+    /// signed-out tablet's boards, sent to the login page) never stores a new anonymous token: its answer
+    /// can arrive after the login page a person is typing into and replace the token that form carries
+    /// (docs/decisions/0092-a-fetch-never-replaces-the-login-forms-token.md). Chromium sends a navigation
+    /// that the service worker passes on as `Sec-Fetch-Mode: navigate` with `Sec-Fetch-Dest: empty`.
+    static func isOpenedAsAPage(_ request: Request) -> Bool {
+        guard let mode = request.headers["Sec-Fetch-Mode"] else { return true }  // curl, older browsers
+        return mode == "navigate" || request.headers["Sec-Fetch-Dest"] == "document"
     }
 
     private func expectedToken(_ signedIn: SignedIn?, _ anonymousToken: String?) -> String {
