@@ -25,12 +25,13 @@ def submit(page):
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, "main form button[type=submit]"))
 
 
-def log_in(page, server, username, password=DEMO_PASSWORD):
+def log_in(page, server, username, password=DEMO_PASSWORD, refused=False):
+    """Logs in through the form; unless the test expects a refusal, fails with the page that came instead."""
     page.get(server.url + "/login")
     page.find_element(By.ID, "username").send_keys(username)
     page.find_element(By.ID, "password").send_keys(password)
     submit(page)
-    if password == DEMO_PASSWORD:
+    if password == DEMO_PASSWORD and not refused:
         assert path_of(page).split("?")[0] not in ("/login", "/session"), \
             f"{username}'s login did not take: {path_of(page)} says " + page.find_element(By.TAG_NAME, "main").text[:300]
 

@@ -128,5 +128,5 @@ def test_a_patient_downloads_her_data_and_the_clinic_erases_it(clinic, page, tmp
         page.add_cookie({k: v for k, v in cookie.items() if k in ("name", "value", "path")})
     page.get(clinic.url + "/patient")
     assert path_of(page).startswith("/login")
-    log_in(page, clinic, "elisa")
+    log_in(page, clinic, "elisa", refused=True)
     assert path_of(page).startswith("/login")

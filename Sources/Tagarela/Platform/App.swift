@@ -272,7 +272,7 @@ public final class App: Responder {
             let sent = request.form["_csrf"] ?? request.headers["X-CSRF-Token"] ?? ""
             let expected = signedIn?.session.csrfToken ?? anonymousToken
             guard let expected, Token.constantTimeEquals(sent, expected) else {
-                return recordingRefusal(errorPage(.forbidden, locale: locale), context)
+                return recordingRefusal(expiredFormPage(locale: locale), context)
             }
         }
 
@@ -485,6 +485,14 @@ public final class App: Responder {
         let known = [400, 403, 404, 405, 409, 413, 422, 429, 500].contains(status.code) ? status.code : 500
         let page = ErrorPage(code: status.code, message: t["error_\(known)_message"])
         return renderPage("errors/error", title: t["error_\(known)_title"], page, context: context, locale: locale, status: status)
+    }
+
+    /// A form whose token does not match (opened in another tab, before a new login, or forged): refused
+    /// like any 403, but told as what a person meets, with what to do.
+    func expiredFormPage(locale: AppLocale) -> Response {
+        let t = catalogues.translator(for: locale)
+        let page = ErrorPage(code: Status.forbidden.code, message: t["error_expired_message"])
+        return renderPage("errors/error", title: t["error_expired_title"], page, context: nil, locale: locale, status: .forbidden)
     }
 
     static let contentSecurityPolicy = [
