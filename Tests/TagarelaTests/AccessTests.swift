@@ -10,7 +10,7 @@ import Testing
                         "theme": "auto", "textSize": "standard"]
 
     func read(_ changes: [String: String]) -> Result<AccessSettings, AccessRules.Problems> {
-        AccessRules.read(standardForm.merging(changes) { $1 })
+        AccessRules.read(standardForm.merging(changes) { $1 }, voices: SpeechVoice.installed)
     }
 
     @Test func theStandardFormGivesTheStandardSettings() {
