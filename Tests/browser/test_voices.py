@@ -82,7 +82,7 @@ def test_a_clinician_chooses_each_installed_voice_and_the_board_plays_it(demo_se
     # The clinician is offered espeak-ng and exactly the voices installed here.
     page.get(f"{demo_server.url}/patients/{DAVI}/access")
     offered = [radio.get_attribute("value") for radio in page.find_elements(By.CSS_SELECTOR, "input[name=voice]")]
-    assert offered == ["espeak"] + [v for v in VOICES if v in INSTALLED], offered
+    assert offered[0] == "espeak" and sorted(offered[1:]) == INSTALLED, offered
     assert checked_voice(page) == ["espeak"]
     assert page.find_elements(By.ID, "voice-gone") == []
 

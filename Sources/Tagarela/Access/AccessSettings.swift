@@ -178,7 +178,7 @@ extension AccessSettings {
     /// Saves the settings with the audit row that records them (what they now are, as the page's attributes).
     func save(patientId: Int64, by userId: Int64, audit: AuditContext, _ db: Database) throws {
         try save(patientId: patientId, by: userId, at: audit.now, db)
-        try audit.record(.update, "accessSetting", patientId, AccessView(self).attributes, db)
+        try audit.record(.update, "accessSetting", patientId, AccessView(self).attributes + " voice=\"\(voice.rawValue)\"", db)
     }
 
     func save(patientId: Int64, by userId: Int64, at now: Date, _ db: Database) throws {
