@@ -86,3 +86,52 @@ import Testing
         #expect(try savedVoice(test, davi) == "festival-ca")
     }
 }
+
+@Suite struct VoicedBoardTests {
+    /// Davi's first board with two of its symbols made Catalan: one generated, one recorded by his clinician.
+    func catalanWords(_ test: TestApp, _ davi: Int64) throws -> (plan: Int64, generated: Symbol, recorded: Symbol) {
+        try test.write { db in
+            let plan = try Int64.fetchOne(db, sql: """
+                SELECT p.id FROM plan p WHERE p.patientId = ? AND p.type = 'board'
+                  AND (SELECT count(*) FROM planCell c WHERE c.planId = p.id AND c.symbolId IS NOT NULL) >= 2 ORDER BY p.id
+                """, arguments: [davi])!
+            let ids = try Int64.fetchAll(db, sql: "SELECT symbolId FROM planCell WHERE planId = ? AND symbolId IS NOT NULL ORDER BY position LIMIT 2",
+                                         arguments: [plan])
+            try db.execute(sql: "UPDATE symbol SET voice = 'ca', spokenText = 'bon dia', audioKind = 'generated' WHERE id = ?", arguments: [ids[0]])
+            try db.execute(sql: "UPDATE symbol SET voice = 'ca', audioKind = 'recorded', audioFile = 'rec-voices-test.mp3' WHERE id = ?",
+                           arguments: [ids[1]])
+            return (plan, try Symbol.fetchOne(db, key: ids[0])!, try Symbol.fetchOne(db, key: ids[1])!)
+        }
+    }
+
+    @Test func theBoardAndTheOfflinePackSayTheChosenVoiceAndARecordingStaysFirst() async throws {
+        let test = try await TestApp()
+        let davi = try test.id(of: "Davi Alves")
+        let (plan, generated, recorded) = try catalanWords(test, davi)
+        let voiced = PlanEndpoints.audio.path(SpeechAudio.fileName(text: "bon dia", voice: "festival:voice_upc_ca_ona_hts"))
+        let plain = PlanEndpoints.audio.path(SpeechAudio.fileName(text: "bon dia", voice: "ca"))
+
+        let beatriz = try test.browser(loggedInAs: "beatriz")
+        _ = try beatriz.post("/patients/\(davi)/patient-mode")
+        let before = try beatriz.get("/play/\(plan)").text
+        #expect(!before.contains(voiced), "espeak-ng until a voice is chosen")
+
+        let ana = try test.browser(loggedInAs: "ana")
+        _ = try ana.get("/patients/\(davi)/access")
+        let fields = [("cellSize", "small"), ("labelPosition", "below"), ("selectOn", "press"), ("holdMs", "0"), ("scanning", "off"),
+                      ("scanSeconds", "1,5"), ("switches", "one"), ("dwellSeconds", "0"), ("voice", "festival-ca")]
+        #expect(try ana.post("/patients/\(davi)/access", fields).status == 303)
+
+        let board = try beatriz.get("/play/\(plan)")
+        #expect(board.status == 200)
+        #expect(board.text.contains(#"data-symbol="\#(generated.id!)" data-label="\#(generated.name)""#))
+        #expect(board.text.contains(#"data-audio="\#(voiced)""#), "the generated word in Festival's Catalan voice")
+        #expect(!board.text.contains(plain))
+        #expect(board.text.contains(#"data-audio="/media/audio/\#(recorded.audioFile!)""#), "a recording stays first")
+        #expect(FileManager.default.fileExists(atPath: test.app.configuration.audioFolder + "/" + voiced.split(separator: "/").last!))
+        #expect(try beatriz.get(voiced).header("Content-Type") == "audio/mpeg")
+
+        let offline = try beatriz.get("/play/offline").text
+        #expect(offline.contains(voiced), "kept for the tablet with no network")
+    }
+}
