@@ -25,6 +25,7 @@ run: bootstrap build
 ## test: install what is missing, run the Swift tests, then the browser tests against the real binary;
 ## each phase ends with its ten slowest tests
 test: bootstrap
+	scripts/install-voices --free  # Festival's Catalan voice (Debian main): a voice besides espeak-ng is always tested
 	scripts/install-pictograms .build/test-data
 	scripts/install-password-list .build/test-data
 	swift build --build-tests

@@ -7,10 +7,10 @@ import Testing
 @Suite struct AccessRulesTests {
     let standardForm = ["cellSize": "small", "labelPosition": "below", "selectOn": "press", "holdMs": "0",
                         "scanning": "off", "scanSeconds": "1,5", "switches": "one", "dwellSeconds": "0",
-                        "theme": "auto", "textSize": "standard"]
+                        "theme": "auto", "textSize": "standard", "voice": "espeak"]
 
     func read(_ changes: [String: String]) -> Result<AccessSettings, AccessRules.Problems> {
-        AccessRules.read(standardForm.merging(changes) { $1 })
+        AccessRules.read(standardForm.merging(changes) { $1 }, voices: SpeechVoice.installed)
     }
 
     @Test func theStandardFormGivesTheStandardSettings() {

@@ -24,7 +24,7 @@ struct BoardWord: Sendable, Equatable, Encodable {
 }
 
 enum BoardWords {
-    /// A clip a form needs: what it says and in which espeak-ng voice.
+    /// A clip a form needs: what it says and in which voice (espeak-ng's, or `SpeechVoice.engineName`).
     struct Clip: Hashable, Sendable {
         let text: String
         let voice: String
@@ -33,11 +33,13 @@ enum BoardWords {
 
     /// Each symbol's word for the strip, with the clips of its forms. Symbols without grammar, or of a
     /// class agreement leaves alone, are left out (the strip says them as their symbol does).
-    static func words(for symbols: [Symbol], forms: [Int64: WordForms], fallback: AppLocale) -> [Int64: (word: BoardWord, clips: [Clip])] {
+    /// `speaking`: the engine voice for a language (the patient's, `PatientVoice.engine`).
+    static func words(for symbols: [Symbol], forms: [Int64: WordForms], fallback: AppLocale,
+                      speaking voiceFor: (AppLocale) -> String = SpeechAudio.voice(for:)) -> [Int64: (word: BoardWord, clips: [Clip])] {
         var result: [Int64: (word: BoardWord, clips: [Clip])] = [:]
         for symbol in symbols {
             guard let id = symbol.id, let grammar = forms[id], grammar.wordClass != .other else { continue }
-            let voice = SpeechAudio.voice(for: symbol.voice.flatMap(AppLocale.init(rawValue:)) ?? fallback)
+            let voice = voiceFor(symbol.voice.flatMap(AppLocale.init(rawValue:)) ?? fallback)
             var shown: [String: [String]] = [:]
             var clips: [Clip] = []
             let own = SpeechAudio.trimmed(symbol.spokenText)

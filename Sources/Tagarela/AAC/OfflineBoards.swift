@@ -39,7 +39,9 @@ struct OfflineBoards: Equatable {
         homePaths + [SiteEndpoints.offline.path()] + planIds.map { PlayerEndpoints.play.path($0) } + (games ? gamePaths : [])
     }
 
-    static func fetch(patientId: Int64, today: String, _ db: Database) throws -> OfflineBoards {
+    /// `voiced`: the URLs of the clips the patient's symbols say in their chosen voice (`PatientVoice`), once made.
+    static func fetch(patientId: Int64, today: String, voiced: ([Symbol]) -> [String] = { _ in [] },
+                      _ db: Database) throws -> OfflineBoards {
         let planIds = try Int64.fetchAll(db, sql: "SELECT id FROM plan WHERE patientId = ? ORDER BY id", arguments: [patientId])
         let symbols = try PlanSymbols.of(patient: patientId, orderedBy: "id", db)
         // Sentences said before play as one clip: keep those too.
@@ -47,7 +49,7 @@ struct OfflineBoards: Equatable {
             SELECT DISTINCT clip FROM sentence WHERE patientId = ? AND clip IS NOT NULL ORDER BY 1
             """, arguments: [patientId]).map { PlanEndpoints.audio.path($0) }
         var seen = Set<String>()
-        let media = (symbols.flatMap { [$0.imageURL, $0.audioURL].compactMap { $0 } } + sentenceClips).filter { seen.insert($0).inserted }
+        let media = (symbols.flatMap { [$0.imageURL, $0.audioURL].compactMap { $0 } } + voiced(symbols) + sentenceClips).filter { seen.insert($0).inserted }
         let sentencePlans = try Plan.filter(Column("patientId") == patientId && Column("type") == PlanType.sentence.rawValue).fetchAll(db)
         let languages = try sentencePlans.map { plan in
             SentenceRoutes.language(of: try SentenceGrammar.fetch(planId: plan.id!, db), fallback: .ptBR)

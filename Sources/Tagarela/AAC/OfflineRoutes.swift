@@ -20,7 +20,11 @@ enum OfflineRoutes {
 
     @Sendable static func boards(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let list = try OfflineBoards.fetch(patientId: actor.userId, today: NutritionRoutes.today(context).date, db)
+        let voice = PatientVoice(chosen: try AccessSettings.load(patientId: actor.userId, db).voice, installed: context.speech.voices)
+        let list = try OfflineBoards.fetch(patientId: actor.userId, today: NutritionRoutes.today(context).date, voiced: { symbols in
+            voice.clips(for: symbols, fallback: context.locale).values.sorted { $0.text < $1.text }
+                .compactMap { context.speech.existing(text: $0.text, voice: $0.voice) }.map { PlanEndpoints.audio.path($0) }
+        }, db)
         let assets = context.assets
         let alarm = SpeechAudio.fileName(text: SpeechAudio.spoken(context.t["timer_alarm_spoken"], question: false),
                                          voice: SpeechAudio.voice(for: context.locale))

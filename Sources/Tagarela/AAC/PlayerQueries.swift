@@ -44,6 +44,8 @@ enum PlayerQueries {
         /// The cells, read only when the grid is not already rendered under `gridKey`.
         let screen: BoardScreen?
         let access: AccessView
+        /// The voice the patient's generated clips speak with (their clinician's choice, if installed).
+        let voice: PatientVoice
         /// The grammar of the cells' symbols (`WordFormStore`), read with `screen`.
         var forms: [Int64: WordForms] = [:]
     }
@@ -58,7 +60,7 @@ enum PlayerQueries {
     /// boards opened on the way here; only this patient's boards are kept from it. A grid already in
     /// `grids` (rendered in `locale`) needs no cells read.
     static func screen(planId: Int64, visibleTo actor: Actor, trail asked: [Int64], grids: FragmentCache, locale: AppLocale,
-                       _ db: Database) throws -> Screen {
+                       voices: Set<SpeechVoice>, _ db: Database) throws -> Screen {
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         let access = try AccessView.forPatient(plan.patientId, db)
         if plan.planType == .sentence {
@@ -68,11 +70,12 @@ enum PlayerQueries {
             .filter(keys: asked).filter(Column("patientId") == plan.patientId)))
         // The grid is the same for every request until its version moves (`GridVersions`), so a stale grid
         // is never asked for.
-        let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) v\(try GridVersions.version(planId: plan.id!, db)) \(locale.rawValue)"
+        let voice = PatientVoice(chosen: access.settings.voice, installed: voices)
+        let key = "board \(plan.id!) \(plan.rows)x\(plan.columns) v\(try GridVersions.version(planId: plan.id!, db)) \(locale.rawValue) \(voice.key)"
         let grid = grids.cached(key)
         let screen = grid == nil ? try BoardScreen.fetch(plan, db) : nil
         return .board(Board(plan: plan, trail: BoardTrail(boards: asked.filter(known.contains)), gridKey: key,
-                            grid: grid, screen: screen, access: access,
+                            grid: grid, screen: screen, access: access, voice: voice,
                             forms: try screen.map { try WordFormStore.forms(for: $0.cells.compactMap(\.symbol), db) } ?? [:]))
     }
 }

@@ -24,7 +24,7 @@ enum PlayerRoutes {
     @Sendable static func screen(_ context: RequestContext, _ db: Database, _ planId: Int64) throws -> PlayerQueries.Screen {
         // Opened from folder cells: the boards on the way here, root first (`BoardTrail`).
         try PlayerQueries.screen(planId: planId, visibleTo: context.requireActor(), trail: BoardTrail.parse(context.request.query["from"]),
-                                 grids: context.fragments, locale: context.locale, db)
+                                 grids: context.fragments, locale: context.locale, voices: context.speech.voices, db)
     }
 
     @Sendable static func play(_ context: RequestContext, _ screen: PlayerQueries.Screen) throws -> Finish {
@@ -41,10 +41,14 @@ enum PlayerRoutes {
             // The grid is rendered once per version of the board, with each word's agreeing forms and
             // their clips; clips not made yet are made first, on the media pool (once per form, ever).
             let screen = board.screen!
-            let words = BoardWords.words(for: screen.cells.compactMap(\.symbol), forms: board.forms, fallback: context.locale)
+            let symbols = screen.cells.compactMap(\.symbol)
+            let words = BoardWords.words(for: symbols, forms: board.forms, fallback: context.locale, speaking: board.voice.engine)
+            // Generated clips in the patient's chosen voice (`PatientVoice`); a recording stays first.
+            let voiced = board.voice.clips(for: symbols, fallback: context.locale)
             let render = { @Sendable () -> Reply in
                 page(context.fragments.value(for: board.gridKey) {
-                    let grid = PlayerGrid(BoardView(screen, context.t), words: words.mapValues(\.word)).renderingCells { cell in
+                    let spoken = PatientVoice.screen(screen, clips: voiced, context.speech)
+                    let grid = PlayerGrid(BoardView(spoken, context.t), words: words.mapValues(\.word)).renderingCells { cell in
                         context.boardCells.value(for: cell.key(in: context.locale)) {
                             context.renderFragmentHTML("aac/board-cell", PlayerGrid.CellFragment(cell: cell))
                         }
@@ -52,7 +56,7 @@ enum PlayerRoutes {
                     return context.renderFragmentHTML("aac/board-grid", grid)
                 })
             }
-            let missing = BoardWords.missing(words.values.flatMap(\.clips), context.speech)
+            let missing = BoardWords.missing(words.values.flatMap(\.clips) + voiced.values, context.speech)
             if missing.isEmpty { return .reply(render()) }
             let speech = context.speech
             return .later(.media) {

@@ -24,6 +24,8 @@ struct SpeechAudio: Sendable {
     let directory: String
     /// Told the file name of every clip actually synthesised (not of those found ready). For tests.
     let generated: @Sendable (_ fileName: String) -> Void
+    /// The voices a patient may be given here (`SpeechVoice.installed`, less any a test leaves out).
+    var voices: Set<SpeechVoice> = SpeechVoice.installed
 
     /// Folder holding the clips (created if missing), e.g. <data>/media/audio
     init(directory: String) {
@@ -95,8 +97,14 @@ struct SpeechAudio: Sendable {
                 try? FileManager.default.removeItem(atPath: wav)
                 try? FileManager.default.removeItem(atPath: mp3)
             }
-            // "--" ends the options, so a text starting with "-" is spoken rather than parsed.
-            guard ProcessRunner.succeeds(Self.espeak, ["-v", voice, "-s", "150", "-w", wav, "--", text],
+            let textFile = temporary + ".txt"
+            defer { try? FileManager.default.removeItem(atPath: textFile) }
+            // "--" ends the options, so a text starting with "-" is spoken rather than parsed. A voice
+            // other than espeak-ng's names its engine (`SpeechVoice.engineName`).
+            let command = SpeechVoice.command(voice: voice, text: text, wav: wav, textFile: textFile)
+                ?? (Self.espeak, ["-v", voice, "-s", "150", "-w", wav, "--", text], false)
+            if command.readsFile { try Data(text.utf8).write(to: URL(fileURLWithPath: textFile)) }
+            guard ProcessRunner.succeeds(command.executable, command.arguments,
                                          timeLimit: ProcessRunner.TimeLimit.speech, outputs: [wav]),
                   Self.size(of: wav) > 44  // more than a bare WAV header
             else { throw Failure.synthesisFailed }

@@ -13,25 +13,37 @@ enum AccessRoutes {
     }
 
     @Sendable static func show(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
-        let found = try AccessQueries.settings(patientId: patientId, visibleTo: try context.requireActor(), db)
+        let actor = try context.requireActor()
+        let found = try AccessQueries.settings(patientId: patientId, visibleTo: actor, db)
         let form = FormState(values: AccessRules.formValues(found.settings, context.format))
-        return .page("access/settings", title: "access_title", AccessSettingsPage(found.patient, form: form, context.t))
+        return .page("access/settings", title: "access_title", AccessSettingsPage(found.patient, form: form, saved: found.settings.voice,
+                                                                                  voices: voiceChoice(actor, context), context.t))
     }
 
     /// A refused form is shown again with what was typed; nothing is saved.
     @Sendable static func update(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         var form = FormState(context.request.form, fields: AccessRules.fields)
-        let patient = try AccessQueries.patient(patientId, visibleTo: actor, db)
-        switch AccessRules.read(form.values) {
-        case .success(let settings):
+        let (patient, saved) = try AccessQueries.settings(patientId: patientId, visibleTo: actor, db)
+        let voices = voiceChoice(actor, context)
+        // Only a clinician chooses the voice: a tutor's form (and an old tab) has none and keeps the saved one.
+        if voices.isEmpty { form.values["voice"] = nil }
+        switch AccessRules.read(form.values, voices: context.speech.voices) {
+        case .success(var settings):
+            if form["voice"].isEmpty { settings.voice = saved.voice }
             try settings.save(patientId: patient.id, by: context.audit.actorId ?? actor.userId, audit: context.audit, db)
             return .redirect(to: AccessEndpoints.show.path(patient.id), flash: "access_saved")
         case .failure(let problems):
             for (field, problem) in problems.byField { form.fail(field, context.t[problem.rawValue]) }
-            return .page("access/settings", title: "access_title", AccessSettingsPage(patient, form: form, context.t),
+            return .page("access/settings", title: "access_title", AccessSettingsPage(patient, form: form, saved: saved.voice,
+                                                                                      voices: voices, context.t),
                          status: .unprocessableContent)
         }
+    }
+
+    /// The voices `actor` may choose among: those installed, for a clinician; none for a tutor.
+    static func voiceChoice(_ actor: Actor, _ context: RequestContext) -> [SpeechVoice] {
+        actor.role == .clinician ? SpeechVoice.allCases.filter(context.speech.voices.contains) : []
     }
 }
 
@@ -50,8 +62,13 @@ struct AccessSettingsPage: PageModel {
     let switchCounts: [SelectOption]
     let themes: [SelectOption]
     let textSizes: [SelectOption]
+    /// The installed voices, for a clinician (empty for a tutor, who does not choose it).
+    let voices: [SelectOption]
+    let choosesVoice: Bool
+    /// Set when the patient's chosen voice is not installed here: they hear espeak-ng until it is back.
+    let voiceGone: String?
 
-    init(_ patient: AccessQueries.Patient, form: FormState, _ t: Translator) {
+    init(_ patient: AccessQueries.Patient, form: FormState, saved voice: SpeechVoice, voices installed: [SpeechVoice], _ t: Translator) {
         patientName = patient.name
         patientURL = PeopleEndpoints.showPatient.path(patient.id)
         saveURL = AccessEndpoints.update.path(patient.id)
@@ -69,5 +86,12 @@ struct AccessSettingsPage: PageModel {
         switchCounts = options("switches", AccessSettings.Switches.self)
         themes = options("theme", AccessSettings.Theme.self)
         textSizes = options("textSize", AccessSettings.TextSize.self)
+        voices = installed.map { voice in
+            SelectOption(value: voice.rawValue, label: t["voices_\(voice.rawValue.replacingOccurrences(of: "-", with: "_"))"],
+                         isSelected: form["voice"] == voice.rawValue)
+        }
+        choosesVoice = !installed.isEmpty
+        voiceGone = installed.isEmpty || installed.contains(voice) ? nil
+            : t("voices_gone", ["voice": t["voices_\(voice.rawValue.replacingOccurrences(of: "-", with: "_"))"]])
     }
 }

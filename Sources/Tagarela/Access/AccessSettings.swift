@@ -41,6 +41,9 @@ struct AccessSettings: Sendable, Equatable {
     /// Resting the pointer on a target this long selects it. 0 = off.
     var dwellMs = 0
     var display = Display.standard
+    /// The voice the patient's generated clips speak with, where it speaks the word's language and is
+    /// installed (`SpeechVoice.engineVoice`); a symbol's recording still plays first.
+    var voice = SpeechVoice.espeak
 
     /// How the patient's pages look, whatever page it is: colours and text size.
     struct Display: Sendable, Equatable {
@@ -72,14 +75,16 @@ enum AccessRules {
     }
 
     static let fields = ["cellSize", "labelPosition", "selectOn", "holdMs", "scanning", "scanSeconds", "switches", "dwellSeconds",
-                         "theme", "textSize"]
+                         "theme", "textSize", "voice"]
     static let holdRange = 0...3000
     static let scanRange = 500...10_000
     static let dwellRange = 500...5000
 
     /// Times are typed as the form shows them: the hold in milliseconds, scan and dwell in seconds,
     /// with a comma or a point ("1,5"). An empty time means off (hold, dwell) or the standard speed (scan).
-    static func read(_ values: [String: String]) -> Result<AccessSettings, Problems> {
+    /// `voices` are those a patient may be given here; a form without a voice (a tutor's, who does not
+    /// choose it, or an old tab) leaves the standard one, which the caller replaces with the saved one.
+    static func read(_ values: [String: String], voices: Set<SpeechVoice>) -> Result<AccessSettings, Problems> {
         var problems: Problems = [:]
         var settings = AccessSettings.standard
         func choice<T: RawRepresentable<String>>(_ field: String, _ keyPath: WritableKeyPath<AccessSettings, T>) {
@@ -94,6 +99,10 @@ enum AccessRules {
         // Added after the form's first version: a form without them (an open old tab) keeps the standard look.
         if !text(values["theme"]).isEmpty { choice("theme", \.display.theme) }
         if !text(values["textSize"]).isEmpty { choice("textSize", \.display.textSize) }
+        if !text(values["voice"]).isEmpty {
+            choice("voice", \.voice)
+            if !voices.contains(settings.voice) { problems.byField["voice"] = .choose }
+        }
 
         switch text(values["holdMs"]) {
         case "": settings.holdMs = 0
@@ -122,6 +131,7 @@ enum AccessRules {
             "scanSeconds": format.decimal(Double(settings.scanMs) / 1000, fractionDigits: 2),
             "dwellSeconds": format.decimal(Double(settings.dwellMs) / 1000, fractionDigits: 2),
             "theme": settings.display.theme.rawValue, "textSize": settings.display.textSize.rawValue,
+            "voice": settings.voice.rawValue,
         ]
     }
 
@@ -154,6 +164,7 @@ extension AccessSettings {
         settings.switches = Switches(rawValue: row["switches"]) ?? settings.switches
         settings.dwellMs = row["dwellMs"]
         settings.display = Display(row)
+        settings.voice = SpeechVoice(rawValue: row["voice"] ?? "") ?? .espeak
         return settings
     }
 
@@ -167,21 +178,22 @@ extension AccessSettings {
     /// Saves the settings with the audit row that records them (what they now are, as the page's attributes).
     func save(patientId: Int64, by userId: Int64, audit: AuditContext, _ db: Database) throws {
         try save(patientId: patientId, by: userId, at: audit.now, db)
-        try audit.record(.update, "accessSetting", patientId, AccessView(self).attributes, db)
+        try audit.record(.update, "accessSetting", patientId, AccessView(self).attributes + " voice=\"\(voice.rawValue)\"", db)
     }
 
     func save(patientId: Int64, by userId: Int64, at now: Date, _ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO accessSetting (patientId, cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs,
-                                       theme, textSize, updatedAt, updatedBy)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                       theme, textSize, voice, updatedAt, updatedBy)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (patientId) DO UPDATE SET cellSize = excluded.cellSize, labelPosition = excluded.labelPosition,
               selectOn = excluded.selectOn, holdMs = excluded.holdMs, scanning = excluded.scanning, scanMs = excluded.scanMs,
               switches = excluded.switches, dwellMs = excluded.dwellMs, theme = excluded.theme, textSize = excluded.textSize,
+              voice = excluded.voice,
               updatedAt = excluded.updatedAt, updatedBy = excluded.updatedBy
             """, arguments: [patientId, cellSize.rawValue, labelPosition.rawValue, selectOn.rawValue, holdMs,
                              scanning.rawValue, scanMs, switches.rawValue, dwellMs, display.theme.rawValue,
-                             display.textSize.rawValue, now, userId])
+                             display.textSize.rawValue, voice.rawValue, now, userId])
     }
 }
 

@@ -174,7 +174,9 @@ public final class App: Responder {
         self.assets = assets
         self.passwords = PasswordHasher(parameters: configuration.passwordHashing)
         self.media = MediaStore(directory: configuration.mediaDirectory)
-        self.speech = SpeechAudio(directory: configuration.audioFolder)
+        var speech = SpeechAudio(directory: configuration.audioFolder)
+        speech.voices.subtract(configuration.voicesLeftOut.compactMap(SpeechVoice.init(rawValue:)))
+        self.speech = speech
         self.pictograms = pictograms
         let (breached, loaded) = BreachedPasswords.load(file: configuration.breachedPasswordsFile)
         if !loaded {

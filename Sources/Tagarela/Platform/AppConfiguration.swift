@@ -30,6 +30,8 @@ public struct AppConfiguration: Sendable {
     /// The address people open Tagarela at (`https://clinica.example`), which invitation and reset links
     /// start with; nil: `http://localhost:<port>`. Never the request's `Host` header, which anyone sends.
     public var siteURL: String?
+    /// Tests only: voices (`SpeechVoice` names) treated as not installed, as on a machine without them.
+    public var voicesLeftOut: Set<String> = []
 
     /// Where links sent outside the app (invitations, resets) begin, without a trailing slash.
     var linkBase: String {

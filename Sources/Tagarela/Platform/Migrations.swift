@@ -50,6 +50,7 @@ enum Migrations {
         migrator.registerMigration("2026-11 FHIR: API tokens", migrate: FHIRSchema.v2Tokens)
         migrator.registerMigration("2026-11 AAC: boards up to 16 × 16", migrate: LargeGrids.v1)
         migrator.registerMigration("2026-11 screens: a board's own picture on the child's tiles", migrate: BoardCovers.v1)
+        migrator.registerMigration("voices: a patient's chosen voice", migrate: SpeechVoice.v1)
         return migrator
     }
 }

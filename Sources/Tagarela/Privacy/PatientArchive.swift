@@ -37,7 +37,7 @@ enum PatientArchive {
             ORDER BY r.createdAt
             """),
         ArchiveSection(name: "access_settings", tables: ["accessSetting"], sql: """
-            SELECT cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs, theme, textSize, updatedAt
+            SELECT cellSize, labelPosition, selectOn, holdMs, scanning, scanMs, switches, dwellMs, theme, textSize, voice, updatedAt
             FROM accessSetting WHERE patientId = ?1
             """),
         ArchiveSection(name: "boards", tables: ["plan", "obfImport", "obfImportBoard"], sql: """
