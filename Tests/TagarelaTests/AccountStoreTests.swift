@@ -341,7 +341,7 @@ import Testing
                                        arguments: [people.patient]) == people.tutor)
             let entry = try #require(try auditRows(db).last)
             #expect((entry.action, entry.entity, entry.entityId) == ("update", "accessSetting", people.patient))
-            #expect(entry.summary == AccessView(settings).attributes)
+            #expect(entry.summary == AccessView(settings).attributes + #" voice="espeak""#, "the voice is audited too")
         }
     }
 
