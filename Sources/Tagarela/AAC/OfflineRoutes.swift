@@ -6,7 +6,7 @@ import HTTPServer
 /// and the list of pages and files the service worker (`Public/sw.js`) keeps. The worker itself
 /// is a static file at the root, so its scope is the whole site; it only ever stores the pages
 /// listed by `OfflineBoards.pagePaths` and content-addressed files.
-enum OfflineRoutes {
+enum OfflineRoutes: Feature {
     static let templates: [String] = []
 
     static func add(to router: inout Router<Route>) {
@@ -20,7 +20,7 @@ enum OfflineRoutes {
 
     @Sendable static func boards(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let list = try OfflineBoards.fetch(patientId: actor.userId, today: NutritionRoutes.today(context).date, db)
+        let list = try OfflineBoards.fetch(patientId: actor.userId, today: context.today, db)
         let assets = context.assets
         let alarm = SpeechAudio.fileName(text: SpeechAudio.spoken(context.t["timer_alarm_spoken"], question: false),
                                          voice: SpeechAudio.voice(for: context.locale))

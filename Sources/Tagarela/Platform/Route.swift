@@ -14,13 +14,11 @@ enum DatabaseUse: Sendable, Equatable {
     /// clinician's opening of a patient, kept when it told her something new). Most requests write
     /// nothing, so it does not wait for the writer as a write does.
     case readThenMark
-    /// The transitional handlers that still open their own accesses through `context.database`.
-    case legacy
 
     /// Whether a request of this route waits for SQLite's one writer.
     var writes: Bool {
         switch self {
-        case .write, .readThenWrite, .legacy: true
+        case .write, .readThenWrite: true
         case .none, .read, .readThenMark: false
         }
     }
@@ -31,7 +29,6 @@ enum DatabaseUse: Sendable, Equatable {
         case .none: 0
         case .read, .write: 1
         case .readThenWrite, .readThenMark: 2
-        case .legacy: 1
         }
     }
 }
@@ -197,12 +194,11 @@ extension Router where Handler == Route {
             }
         })
     }
+}
 
-    // MARK: Transitional: string patterns whose handlers open their own accesses
-
-    mutating func legacy<each P>(_ endpoint: Endpoint<repeat each P>, _ handler: @escaping App.Handler) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .legacy) { dispatch in
-            try handler(dispatch.context)
-        })
-    }
+/// A feature's routes and the templates its pages name, listed once in `App.features`: `add(to:)`
+/// registers every route of the feature, and a template missing from `templates` stops the start.
+protocol Feature {
+    static var templates: [String] { get }
+    static func add(to router: inout Router<Route>)
 }

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+import HTTPServer
+
+/// The settings form: each choice as a group of radio buttons, checked from what was typed or saved.
+struct AccessSettingsPage: PageModel {
+    let patientName: String
+    /// The patient's page, where the form leads back to.
+    let patientURL: String
+    /// Where the form posts.
+    let saveURL: String
+    let form: FormState
+    let cellSizes: [SelectOption]
+    let labelPositions: [SelectOption]
+    let selectOns: [SelectOption]
+    let scannings: [SelectOption]
+    let switchCounts: [SelectOption]
+    let themes: [SelectOption]
+    let textSizes: [SelectOption]
+
+    init(_ patient: AccessQueries.Patient, form: FormState, _ t: Translator) {
+        patientName = patient.name
+        patientURL = PeopleEndpoints.showPatient.path(patient.id)
+        saveURL = AccessEndpoints.update.path(patient.id)
+        self.form = form
+        func options<T: CaseIterable & RawRepresentable<String>>(_ field: String, _ type: T.Type) -> [SelectOption] {
+            T.allCases.map { value in
+                SelectOption(value: value.rawValue, label: t["access_\(field)_\(value.rawValue.replacingOccurrences(of: "-", with: "_"))"],
+                             isSelected: form[field] == value.rawValue)
+            }
+        }
+        cellSizes = options("cellSize", AccessSettings.CellSize.self)
+        labelPositions = options("labelPosition", AccessSettings.LabelPosition.self)
+        selectOns = options("selectOn", AccessSettings.SelectOn.self)
+        scannings = options("scanning", AccessSettings.Scanning.self)
+        switchCounts = options("switches", AccessSettings.Switches.self)
+        themes = options("theme", AccessSettings.Theme.self)
+        textSizes = options("textSize", AccessSettings.TextSize.self)
+    }
+}
