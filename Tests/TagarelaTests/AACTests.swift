@@ -39,7 +39,7 @@ import Testing
     /// first symbol saved in one of them creates them.
     @Test func aNewClinicianIsOfferedTheDefaultCategoriesAndTheFirstSymbolCreatesThem() async throws {
         let test = try await TestApp()
-        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["speech"],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["speech"],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         let lia = try test.browser(loggedInAs: "lia"), liaId = try test.id(of: "lia")
         func categories() throws -> [Tagarela.Category] {

@@ -354,14 +354,14 @@ import Testing
     @Test func userAddCreatesStaffWithAPasswordOrAnInvitation() async throws {
         let test = try await TestApp(seedDemo: false)
         let hasher = PasswordHasher(parameters: TestApp.fastHashing)
-        guard case .created(nil) = try Accounts.addStaff(test.app.database, role: "admin", username: "root", name: "Root",
+        guard case .created(nil) = try Accounts.addStaff(test.app.poolForTests, role: "admin", username: "root", name: "Root",
                                                          specialties: [], password: "a long admin phrase", hasher: hasher)
         else { Issue.record("admin not created"); return }
-        guard case .created(let token?) = try Accounts.addStaff(test.app.database, role: "clinician", username: "lia", name: "Lia",
+        guard case .created(let token?) = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "lia", name: "Lia",
                                                                 specialties: ["nutrition"], password: nil, hasher: hasher)
         else { Issue.record("clinician not invited"); return }
         #expect(try test.browser().get("/invitations/\(token)").status == 200)
-        guard case .refused = try Accounts.addStaff(test.app.database, role: "tutor", username: "x1x", name: "X",
+        guard case .refused = try Accounts.addStaff(test.app.poolForTests, role: "tutor", username: "x1x", name: "X",
                                                     specialties: [], password: nil, hasher: hasher)
         else { Issue.record("a tutor is not staff"); return }
         #expect(try test.browser().logIn("root", "a long admin phrase").status == 303)

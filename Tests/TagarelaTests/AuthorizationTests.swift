@@ -20,7 +20,7 @@ import Testing
         init() async throws {
             test = try await TestApp()
             let hasher = test.app.passwords
-            _ = try Accounts.addStaff(test.app.database, role: "trainer", username: "teo", name: "Teo Ramos",
+            _ = try Accounts.addStaff(test.app.poolForTests, role: "trainer", username: "teo", name: "Teo Ramos",
                                       specialties: [], password: DemoClinic.password, hasher: hasher)
             for persona in AuthorizationTests.personas {
                 switch persona {

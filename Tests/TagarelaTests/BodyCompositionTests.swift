@@ -108,7 +108,7 @@ import Testing
 
     @Test func anotherTrainersClientIsNotFound() async throws {
         let test = try await TestApp()
-        _ = try Accounts.addStaff(test.app.database, role: "trainer", username: "teo", name: "Teo Ramos", specialties: [],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "trainer", username: "teo", name: "Teo Ramos", specialties: [],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         let teo = try test.browser(loggedInAs: "teo")
         let gustavo = try test.id(of: "Gustavo Pereira")

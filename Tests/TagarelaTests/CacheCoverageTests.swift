@@ -116,7 +116,7 @@ enum TableReads {
             let memory = CaseloadSignals()
             let log = StatementLog()
             func load() throws -> [String] {
-                try test.app.database.read { db in
+                try test.app.poolForTests.read { db in
                     db.trace(options: .statement) { event in if case .statement(let statement) = event { log.append(statement.sql) } }
                     defer { db.trace(options: .statement, nil) }
                     _ = try DashboardQueries.clinician(actor, matching: "", now: (ISODate.string(now, timeZone: timeZone), "12:00"), nowInstant: now,

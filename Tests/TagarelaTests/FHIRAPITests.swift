@@ -198,7 +198,7 @@ import Testing
         // One code of one part: the statements read none of the others' tables.
         // Ana (speech) and Davi, her patient.
         let speech: [Int64] = [try test.id(of: "ana"), try test.id(of: "Davi Alves")]
-        let tables = try TableReads.record(test.app.database) { db in
+        let tables = try TableReads.record(test.app.poolForTests) { db in
             let actor = Actor(user: try #require(try User.fetchOne(db, key: speech[0])))
             let search = FHIRSearch(patientId: speech[1], codes: [(FHIRCodes.tagarela, "educat-game")])
             _ = try FHIRQueries.record(speech[1], visibleTo: actor, period: search.period, parts: search.parts, locale: .en,

@@ -50,7 +50,7 @@ import Testing
                               rows: [], plans: [], people: [], context: context)
         Self.expectAnswersEveryProperty(usage)
         Self.expectAnswersEveryProperty(UsagePage.Row(when: "1", plan: "p", symbol: "s", wordsLang: "es", assisted: "a"))
-        Self.expectAnswersEveryProperty(UsagePage.RenderedRow(html: "<tr></tr>"))
+        Self.expectAnswersEveryProperty(UsagePage.RenderedRow(html: Piece { "<tr></tr>" }))
         for item in usage.top { Self.expectAnswersEveryProperty(item) }
         for item in usage.sentences { Self.expectAnswersEveryProperty(item) }
         for item in usage.plans { Self.expectAnswersEveryProperty(item) }

@@ -224,7 +224,7 @@ import Testing
 
     @Test func anotherCliniciansPatientIsNotFoundAndASpeechTherapistIsRefused() async throws {
         let test = try await TestApp()
-        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["nutrition"],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "lia", name: "Lia Nunes", specialties: ["nutrition"],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         let elisa = try test.id(of: "elisa"), carla = try test.id(of: "Carla Costa")
         let lia = try test.browser(loggedInAs: "lia")

@@ -145,7 +145,7 @@ import Testing
 
     @Test func anotherClinicianCannotKnowThePatient() async throws {
         let test = try await TestApp()
-        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "rui", name: "Rui Lopes",
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "rui", name: "Rui Lopes",
                                   specialties: ["speech", "nutrition"], password: DemoClinic.password, hasher: test.app.passwords)
         let rui = try test.browser(loggedInAs: "rui")
         let carla = try test.id(of: "Carla Costa")

@@ -30,7 +30,7 @@ import Testing
 
     @Test func aPhotoSentForAPatientOneMayNotSeeIsMissingAndLeavesNoFile() async throws {
         let test = try await TestApp()
-        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "rui", name: "Rui Lopes", specialties: ["speech"],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "rui", name: "Rui Lopes", specialties: ["speech"],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         let rui = try test.browser(loggedInAs: "rui")
         let carla = try test.id(of: "Carla Costa")
@@ -76,7 +76,7 @@ import Testing
         }
         #expect(try dani.post(report, BodyCompositionTests.fullEvaluation).status == 404, "a correction sent from an old tab")
 
-        _ = try Accounts.addStaff(test.app.database, role: "trainer", username: "teo", name: "Teo Ramos", specialties: [],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "trainer", username: "teo", name: "Teo Ramos", specialties: [],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         let teo = try test.browser(loggedInAs: "teo")
         let fragment = try teo.client.postForm("/clients/\(gustavo)/evaluations/preview", [("_csrf", teo.csrf)] + BodyCompositionTests.fullEvaluation,

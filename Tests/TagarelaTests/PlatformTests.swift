@@ -127,7 +127,7 @@ import Testing
 
     @Test func backupTakenWhileAWriterRunsPassesIntegrityCheck() async throws {
         let test = try await TestApp()
-        let pool = test.app.database
+        let pool = test.app.poolForTests
         let writer = Thread {
             for round in 0..<400 {
                 try? pool.write { db in
@@ -161,7 +161,7 @@ import Testing
     /// the process); the outer access goes on, the next one works, and the scope counts both.
     @Test func aNestedDatabaseAccessThrowsAndTheProcessStaysUp() async throws {
         let test = try await TestApp(seedDemo: false)
-        let scope = DatabaseScope(test.app.database, path: "/test")
+        let scope = DatabaseScope(test.app.poolForTests, path: "/test")
         let outer = try scope.read { db -> Int in
             #expect(throws: NestedDatabaseAccess.self) { try scope.read { _ in 1 } }
             #expect(throws: NestedDatabaseAccess.self) { try scope.write { _ in 1 } }
@@ -180,7 +180,7 @@ import Testing
         #expect(!DatabaseScope.isOpenOnThisThread)
 
         // Another scope on the same thread is refused too: the rule is per thread, not per object.
-        let other = DatabaseScope(test.app.database)
+        let other = DatabaseScope(test.app.poolForTests)
         #expect(throws: NestedDatabaseAccess.self) { try scope.read { _ in try other.read { _ in 1 } } }
 
         // A thread of its own (deferred work on a WorkPool) opens its access while this one is open.
@@ -197,7 +197,7 @@ import Testing
         let context = RequestContext(request: Request(method: .get, path: "/nested"), app: test.app, signedIn: nil, actor: nil,
                                      locale: .en, csrf: CSRFToken(existing: "token"), cacheGeneration: 0)
         // Handlers are handed a Database and cannot reach a scope; the platform's own scope still refuses.
-        let scope = DatabaseScope(test.app.database, path: "/nested")
+        let scope = DatabaseScope(test.app.poolForTests, path: "/nested")
         let response = test.app.run({ _ in
             try scope.read { _ in
                 try scope.read { _ in Response.text("unreachable") }
@@ -225,7 +225,7 @@ import Testing
         for file in FileManager.default.enumerator(atPath: root)?.compactMap({ $0 as? String }) ?? [] where file.hasSuffix(".swift") {
             guard !allowed.contains(file) else { continue }
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
-            if text.contains("DatabasePool") || text.contains("app.database") || text.contains("DatabaseQueue") {
+            if text.contains("DatabasePool") || text.contains("app.database") || text.contains("poolForTests") || text.contains("DatabaseQueue") {
                 offenders.append(file)
             }
         }

@@ -35,7 +35,7 @@ import Testing
 
     /// Synchronous, so GRDB does not pick its async variant inside an async test.
     static func checkpoint(_ test: TestApp) throws {
-        try test.app.database.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        try test.app.poolForTests.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     @Test func everyTableThatHoldsAPatientIsInTheArchiveOrSaysWhyNot() async throws {

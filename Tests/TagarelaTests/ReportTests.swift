@@ -65,7 +65,7 @@ import Testing
         #expect(nadia.text.contains(#"id="meals-title""#) && nadia.text.contains("Adherence"))
         #expect(!nadia.text.contains(#"id="communication-title""#) && !nadia.text.contains(#"id="notes-title""#))
         let before = try Self.exports(test, carla).count
-        _ = try Accounts.addStaff(test.app.database, role: "clinician", username: "rui", name: "Rui Lopes", specialties: ["speech"],
+        _ = try Accounts.addStaff(test.app.poolForTests, role: "clinician", username: "rui", name: "Rui Lopes", specialties: ["speech"],
                                   password: DemoClinic.password, hasher: test.app.passwords)
         #expect(try test.browser(loggedInAs: "rui").get("/patients/\(carla)/report").status == 404)
         #expect(try test.browser(loggedInAs: "dani").get("/patients/\(carla)/report").status == 404, "not a client of his")

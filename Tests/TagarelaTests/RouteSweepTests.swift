@@ -142,7 +142,7 @@ final class Sweep {
                     ?? Actor(user: user)
             }
         }
-        test.app.database.add(transactionObserver: changes, extent: .observerLifetime)
+        test.app.poolForTests.add(transactionObserver: changes, extent: .observerLifetime)
     }
 
     // MARK: Ids

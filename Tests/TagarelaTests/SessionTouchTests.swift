@@ -25,14 +25,14 @@ import Testing
 
         let due = SessionTouches(flushInterval: .zero)
         #expect(due.note(id, at: seen))
-        try due.flush(test.app.database)
+        try due.flush(test.app.poolForTests)
         #expect(due.latest(id) == nil, "written, so no longer pending")
         #expect(abs(try Self.session(of: test, "ana").lastSeenAt.timeIntervalSince(seen)) < 0.001)
 
         // A late request noting an older time, and a session that has ended meanwhile.
         _ = due.note(id, at: session.lastSeenAt)
         _ = due.note(999_999, at: seen)
-        try due.flush(test.app.database)
+        try due.flush(test.app.poolForTests)
         #expect(abs(try Self.session(of: test, "ana").lastSeenAt.timeIntervalSince(seen)) < 0.001, "never moved back")
     }
 
@@ -44,7 +44,7 @@ import Testing
         let session = try Self.session(of: test, "ana")
         let id = try #require(session.id)
         let touches = SessionTouches(flushInterval: .zero)
-        let pool = test.app.database
+        let pool = test.app.poolForTests
         let failures = Mutex(0)
         DispatchQueue.concurrentPerform(iterations: 40) { n in
             if touches.note(id, at: session.lastSeenAt.addingTimeInterval(Double(n + 1))) {

@@ -51,13 +51,13 @@ final class TenantTestNode {
 
     func seedDemo(_ tenant: String) throws {
         let app = try app(tenant)
-        _ = try DemoClinic.seed(app.database, hasher: app.passwords, now: clock.now,
+        _ = try DemoClinic.seed(app.poolForTests, hasher: app.passwords, now: clock.now,
                                 resources: DemoClinic.DemoResources(app: app, generateAudio: true))
     }
 
     /// Synchronous database access (inside async tests GRDB would pick its async variants).
-    func read<T>(_ tenant: String, _ block: (Database) throws -> T) throws -> T { try app(tenant).database.read(block) }
-    func write<T>(_ tenant: String, _ block: (Database) throws -> T) throws -> T { try app(tenant).database.write(block) }
+    func read<T>(_ tenant: String, _ block: (Database) throws -> T) throws -> T { try app(tenant).poolForTests.read(block) }
+    func write<T>(_ tenant: String, _ block: (Database) throws -> T) throws -> T { try app(tenant).poolForTests.write(block) }
 
     func client(host: String) -> HTTPClient { HTTPClient(port: server.port, host: host) }
 

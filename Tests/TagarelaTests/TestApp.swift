@@ -58,7 +58,7 @@ final class TestApp {
         app = try await App.make(configuration, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }),
                                  clock: { clock.now }, resources: fresh ? nil : try await Self.resources(for: configuration))
         if fresh && seedDemo {
-            _ = try DemoClinic.seed(app.database, hasher: app.passwords, now: now,
+            _ = try DemoClinic.seed(app.poolForTests, hasher: app.passwords, now: now,
                                     resources: DemoClinic.DemoResources(app: app, generateAudio: true))
         }
         server = app.makeServer()
@@ -91,12 +91,12 @@ final class TestApp {
     }
 
     /// Synchronous database access (inside async tests GRDB would pick its async variants).
-    func read<T>(_ block: (Database) throws -> T) throws -> T { try app.database.read(block) }
-    func write<T>(_ block: (Database) throws -> T) throws -> T { try app.database.write(block) }
+    func read<T>(_ block: (Database) throws -> T) throws -> T { try app.poolForTests.read(block) }
+    func write<T>(_ block: (Database) throws -> T) throws -> T { try app.poolForTests.write(block) }
 
     /// The id of a demo person, by username or display name.
     func id(of person: String) throws -> Int64 {
-        try app.database.read { db in
+        try app.poolForTests.read { db in
             try Int64.fetchOne(db, sql: "SELECT id FROM user WHERE username = ? OR displayName = ?", arguments: [person, person])
         }!
     }
@@ -114,7 +114,7 @@ final class TestApp {
     /// Everything people-related, to prove a refused request changed nothing (but for the audit
     /// entry that records the refusal itself).
     func snapshot() throws -> String {
-        try app.database.read { db in
+        try app.poolForTests.read { db in
             try ["user", "patient", "clinicianPatient", "tutorPatient", "trainerClient", "invitation", "auditEntry"].map { table in
                 try Row.fetchAll(db, sql: "SELECT * FROM \(table)\(table == "auditEntry" ? " WHERE action <> 'refused'" : "")")
                     .map(\.description).joined(separator: "\n")

@@ -6,7 +6,7 @@ import HTTPServer
 /// and the list of pages and files the service worker (`Public/sw.js`) keeps. The worker itself
 /// is a static file at the root, so its scope is the whole site; it only ever stores the pages
 /// listed by `OfflineBoards.pagePaths` and content-addressed files.
-enum OfflineRoutes {
+enum OfflineRoutes: Feature {
     static let templates: [String] = []
 
     static func add(to router: inout Router<Route>) {
@@ -21,7 +21,7 @@ enum OfflineRoutes {
     @Sendable static func boards(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
         let voice = PatientVoice(chosen: try AccessSettings.load(patientId: actor.userId, db).voice, installed: context.speech.voices)
-        let list = try OfflineBoards.fetch(patientId: actor.userId, today: NutritionRoutes.today(context).date, voiced: { symbols in
+        let list = try OfflineBoards.fetch(patientId: actor.userId, today: context.today, voiced: { symbols in
             voice.clips(for: symbols, fallback: context.locale).values.sorted { $0.text < $1.text }
                 .compactMap { context.speech.existing(text: $0.text, voice: $0.voice) }.map { PlanEndpoints.audio.path($0) }
         }, db)

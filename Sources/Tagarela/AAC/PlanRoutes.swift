@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// Plans (boards and big-symbol plans): the list per patient, creation, the board editor, printing.
-enum PlanRoutes {
+enum PlanRoutes: Feature {
     static let templates = ["aac/plans", "aac/plan-form", "aac/editor", "aac/print", "aac/print-sheet", "aac/book"]
 
     static func add(to router: inout Router<Route>) {
@@ -34,7 +34,7 @@ enum PlanRoutes {
     @Sendable static func newPlan(_ context: RequestContext, _ db: Database, patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let data = try PlanQueries.newPlan(patientId: patientId, visibleTo: actor, db)
-        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+        let today = context.today
         return .page("aac/plan-form", title: "plan_new_title",
                      PlanFormPage(patientId: data.patient.id, patientName: data.patient.name,
                                   form: FormState(values: ["type": "board", "rows": "3", "columns": "3", "startsOn": today]),

@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// The patient's side: their boards, the player, and the tap log.
-enum PlayerRoutes {
+enum PlayerRoutes: Feature {
     static let templates = ["aac/play-list", "aac/player", "aac/board-grid", "aac/board-cell"]
 
     static func add(to router: inout Router<Route>) {

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Sentence plans (seed 001): the clinician's vocabulary editor, the patient's step-by-step builder,
 /// and the log of spoken sentences with their whole-sentence clips.
-enum SentenceRoutes {
+enum SentenceRoutes: Feature {
     static let templates = ["aac/sentence-editor", "aac/sentence-player"]
 
     static func add(to router: inout Router<Route>) {

@@ -39,7 +39,7 @@ enum StarterRoutes {
         }
         let core = try StarterSets.store(language: language, patientId: patient.userId, clinicianId: actor.userId,
                                          clips: prepared.clips, pictograms: context.pictograms, now: context.now,
-                                         today: ISODate.string(context.now, timeZone: context.configuration.timeZone),
+                                         today: context.today,
                                          audit: context.audit, t: context.t, db)
         return .redirect(to: PlanEndpoints.editor.path(core), flash: "starter_assigned")
     }

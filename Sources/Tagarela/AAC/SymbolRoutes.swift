@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// A clinician's symbols: pictogram or picture, spoken text, category, and a pre-generated clip.
-enum SymbolRoutes {
+enum SymbolRoutes: Feature {
     static let templates = ["aac/symbols", "aac/symbol-form"]
 
     static func add(to router: inout Router<Route>) {

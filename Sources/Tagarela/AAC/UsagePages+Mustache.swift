@@ -49,7 +49,7 @@ extension UsagePage.Row: MustacheParent {
 }
 
 extension UsagePage.RenderedRow: MustacheParent {
-    func child(named name: String) -> Any? { name == "html" ? MustacheText(html) : nil }
+    func child(named name: String) -> Any? { name == "html" ? MustacheText(html.html) : nil }
 }
 
 extension UsagePage.Sentence: MustacheParent {

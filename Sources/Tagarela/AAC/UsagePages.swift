@@ -21,7 +21,7 @@ struct UsagePage: PageModel {
     /// the same taps but the few made since, so each row is kept in `usageRows` under everything it shows
     /// (`rowKey`): formatting and rendering fifty rows was about a third of the page's time.
     struct RenderedRow: PageModel {
-        let html: String
+        let html: Piece
     }
 
     struct Sentence: PageModel {
@@ -98,10 +98,9 @@ struct UsagePage: PageModel {
         }
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map { tap in
-            RenderedRow(html: context.usageRows.value(for: Self.rowKey(tap, locale: context.locale)) {
-                context.renderPieceHTML("aac/usage-row", Row(
-                    when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—", wordsLang: wordsLang,
-                    assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil))
+            RenderedRow(html: context.piece(kept: Self.rowKey(tap, locale: context.locale), in: context.usageRows, alone: "aac/usage-row") {
+                Row(when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—", wordsLang: wordsLang,
+                    assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil)
             })
         }
         tapsNote = filter.before == nil && total > listed.count && !listed.isEmpty

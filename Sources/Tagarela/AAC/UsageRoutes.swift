@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// Usage history (taps) and observations, for the patient's clinicians and tutors.
-enum UsageRoutes {
+enum UsageRoutes: Feature {
     static let templates = ["aac/usage", "aac/usage-row", "aac/observations", "aac/observations-print"]
 
     static func add(to router: inout Router<Route>) {
@@ -44,7 +44,7 @@ enum UsageRoutes {
 
     @Sendable static func observations(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let form = FormState(values: ["observedOn": ISODate.string(context.now, timeZone: context.configuration.timeZone)])
+        let form = FormState(values: ["observedOn": context.today])
         return observationsPage(try Observations.visible(patientId: patientId, to: actor, db), form: form, context: context)
     }
 

@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// Patients, their tutors and invitations (clinicians), and clients (trainers).
-enum PeopleRoutes {
+enum PeopleRoutes: Feature {
     static let templates = ["people/patient", "people/patient-form", "people/client-form",
                             "people/invitation-created"]
 
@@ -32,7 +32,7 @@ enum PeopleRoutes {
     // MARK: - Patients (clinicians)
 
     @Sendable static func newPatient(_ context: RequestContext) -> Reply {
-        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+        let today = context.today
         return .page("people/patient-form", title: "patient_new_title",
                      PersonFormPage.newPatient(FormState(values: ["startedOn": today]), context.t))
     }
@@ -147,7 +147,7 @@ enum PeopleRoutes {
         let username = form["askUsername"].trimmingCharacters(in: .whitespaces)
         guard Usernames.isValid(username) else {
             form.fail("askUsername", context.t["error_username_invalid"])
-            form.values["startedOn"] = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+            form.values["startedOn"] = context.today
             return .page("people/patient-form", title: "patient_new_title", PersonFormPage.newPatient(form, context.t),
                          status: .unprocessableContent)
         }

@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// The trainer's section: a client's history, the evaluation form, reports and comparisons.
-enum BodyCompositionRoutes {
+enum BodyCompositionRoutes: Feature {
     static let templates = ["bodycomp/client", "bodycomp/evaluation-form", "bodycomp/results", "bodycomp/report",
                             "bodycomp/compare", "bodycomp/delete"]
 
@@ -20,20 +20,16 @@ enum BodyCompositionRoutes {
         router.read(BodyCompositionEndpoints.compare, compare)
     }
 
-    static func today(_ context: RequestContext) -> String {
-        ISODate.string(context.now, timeZone: context.configuration.timeZone)
-    }
-
     @Sendable static func showClient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
         let (client, days, history, imported) = try EvaluationQueries.clientHistory(id, of: try context.requireActor(), db)
         return .page("bodycomp/client", title: "client_title",
                      ClientHistoryPage(client: ClientPage(patient: client.patient, user: client.user, context: context),
-                                       reevaluationDays: days, history: history, imported: imported, today: today(context), context.t, context.format))
+                                       reevaluationDays: days, history: history, imported: imported, today: context.today, context.t, context.format))
     }
 
     @Sendable static func newEvaluation(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
         let client = try EvaluationQueries.client(id, of: try context.requireActor(), db)
-        let form = FormState(values: ["protocol": SkinfoldProtocol.jp7.rawValue, "takenOn": today(context)])
+        let form = FormState(values: ["protocol": SkinfoldProtocol.jp7.rawValue, "takenOn": context.today])
         return .page("bodycomp/evaluation-form", title: "evaluation_new_title", formPage(client, form: form, results: nil, context))
     }
 
@@ -159,14 +155,9 @@ enum BodyCompositionRoutes {
             form.fail("profile", context.t["error_client_profile"])
         }
         // The age shown is the age on the evaluation's date, as the equations use it.
-        let day = context.format.parseDate(form["takenOn"]).map { ISODate.string($0, timeZone: context.format.timeZone) } ?? today(context)
+        let day = context.format.parseDate(form["takenOn"]).map { ISODate.string($0, timeZone: context.format.timeZone) } ?? context.today
         return EvaluationFormPage(clientId: client.id, clientName: client.user.displayName, sex: client.sex,
                                   age: client.age(on: day), form: form, results: results, editing: editing,
                                   conflict: conflict, context.t)
     }
-}
-
-/// The results fragment the form's script puts in place.
-struct FragmentResults: PageModel {
-    let results: ResultsView?
 }

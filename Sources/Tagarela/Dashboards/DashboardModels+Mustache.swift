@@ -43,7 +43,7 @@ extension ClinicianDashboard.WorklistRow: MustacheParent {
 extension ClinicianDashboard.WorklistCard: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "html": MustacheText(html)
+        case "html": MustacheText(html.html)
         default: nil
         }
     }
@@ -52,7 +52,7 @@ extension ClinicianDashboard.WorklistCard: MustacheParent {
 extension ClinicianDashboard.RenderedRow: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
-        case "html": MustacheText(html)
+        case "html": MustacheText(html.html)
         default: nil
         }
     }

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// eduCAT (seed 002): the child's menus, lessons, games and challenges, the results they post, and
 /// the results and settings page for the patient's tutors and clinicians.
-enum EduCATRoutes {
+enum EduCATRoutes: Feature {
     static let templates = ["educat/menu", "educat/lesson", "educat/game", "educat/records", "educat/information",
                             "educat/results", "educat/settings"]
 

@@ -6,7 +6,7 @@ import HTTPServer
 /// `Authorization: Bearer <token>`; the token acts as its clinician, through the same scope and
 /// sections as their pages, so it reaches nothing that clinician may not see. Every read is audited
 /// (`export`, entity "patient"), every refusal too; all in the request's one write.
-enum FHIRAPIRoutes {
+enum FHIRAPIRoutes: Feature {
     static let templates = ["fhir/tokens"]
     /// HTTPServer names no 401: the API is the only place that answers one.
     static let unauthorizedStatus = Status(401)
@@ -158,40 +158,5 @@ enum FHIRAPIRoutes {
     @Sendable static func revokeToken(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
         try FHIRTokens.revoke(id, audit: context.audit, db)
         return .redirect(to: FHIREndpoints.tokens.path(), flash: "fhir_tokens_revoked")
-    }
-}
-
-struct FHIRTokensPage: PageModel {
-    struct Row: PageModel {
-        let label: String
-        let clinician: String
-        let created: String
-        let lastUsed: String?
-        let revoked: String?
-        let revokeURL: String?
-    }
-
-    let tokens: [Row]
-    let hasTokens: Bool
-    let clinicians: [SelectOption]
-    let issued: String?
-    let form: FormState
-    let issueURL: String
-    let metadataURL: String
-    let csrf: String
-
-    init(tokens: [FHIRTokens.Listed], clinicians: [User], issued: String?, form: FormState, context: RequestContext) {
-        self.tokens = tokens.map { listed in
-            Row(label: listed.token.label, clinician: listed.clinicianName, created: context.format.shortDate(listed.token.createdAt),
-                lastUsed: listed.token.lastUsedAt.map(context.format.shortDate), revoked: listed.token.revokedAt.map(context.format.shortDate),
-                revokeURL: listed.token.revokedAt == nil ? FHIREndpoints.revokeToken.path(listed.token.id!) : nil)
-        }
-        hasTokens = !tokens.isEmpty
-        self.clinicians = clinicians.map { SelectOption(value: String($0.id!), label: $0.displayName, isSelected: form["clinician"] == String($0.id!)) }
-        self.issued = issued
-        self.form = form
-        issueURL = FHIREndpoints.issueToken.path()
-        metadataURL = context.configuration.linkBase + FHIREndpoints.metadata.path()
-        csrf = context.csrfToken
     }
 }

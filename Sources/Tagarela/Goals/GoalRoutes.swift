@@ -4,7 +4,7 @@ import HTTPServer
 
 /// Therapy goals: the patient's clinicians set them (each the kinds of their specialties), tutors follow
 /// them and add notes, the patient sees their own in plain words.
-enum GoalRoutes {
+enum GoalRoutes: Feature {
     static let templates = ["goals/list", "goals/kinds", "goals/form", "goals/show", "goals/mine"]
 
     static func add(to router: inout Router<Route>) {
@@ -21,10 +21,6 @@ enum GoalRoutes {
     }
 
     /// Today in the clinic's calendar, not the server's.
-    static func today(_ context: RequestContext) -> String {
-        ISODate.string(context.now, timeZone: context.configuration.timeZone)
-    }
-
     /// A clinician whose specialties cover `kind`; anyone else is refused (403), before anything changes.
     static func requireManager(of kind: GoalKind, _ context: RequestContext) throws -> Actor {
         let actor = try context.requireActor()
@@ -34,7 +30,7 @@ enum GoalRoutes {
 
     @Sendable static func list(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try context.requireActor()
-        let list = try GoalQueries.list(patientId: patientId, visibleTo: actor, today: today(context),
+        let list = try GoalQueries.list(patientId: patientId, visibleTo: actor, today: context.today,
                                         timeZone: context.configuration.timeZone, db)
         return .page("goals/list", title: "goal_list_title", GoalListPage(list, actor: actor, context: context))
     }
@@ -50,7 +46,7 @@ enum GoalRoutes {
                          GoalKindsPage(patientId: patientId, patientName: person.user.displayName, actor: actor, context.t))
         }
         _ = try requireManager(of: kind, context)
-        let start = today(context), end = ISODate.adding(27, to: start)
+        let start = context.today, end = ISODate.adding(27, to: start)
         let form = FormState(values: ["kind": kind.rawValue, "startsOn": start, "endsOn": end, "reviewOn": end,
                                       "aggregate": GameAggregate.best.rawValue, "direction": GoalDirection.atMost.rawValue,
                                       "minWords": "2"])
@@ -66,7 +62,7 @@ enum GoalRoutes {
         _ = try requireManager(of: kind, context)
         var form = FormState(context.request.form, fields: GoalInput.fieldNames)
         let options = try GoalQueries.options(patientId: patientId, db)
-        guard let input = GoalInput.read(&form, kind: kind, options: options, today: today(context), context.format, context.t) else {
+        guard let input = GoalInput.read(&form, kind: kind, options: options, today: context.today, context.format, context.t) else {
             return .page("goals/form", title: "goal_new_title",
                          GoalFormPage(patientId: patientId, patientName: person.user.displayName, kind: kind, goalId: nil,
                                       form: form, options: options, context.t), status: .unprocessableContent)
@@ -97,7 +93,7 @@ enum GoalRoutes {
                   GoalFormPage(patientId: patientId, patientName: person.user.displayName, kind: goal.goalKind, goalId: goalId,
                                form: form, options: options, conflict: conflict, context.t), status: status)
         }
-        guard let input = GoalInput.read(&form, kind: goal.goalKind, options: options, today: today(context), context.format, context.t)
+        guard let input = GoalInput.read(&form, kind: goal.goalKind, options: options, today: context.today, context.format, context.t)
         else { return page(conflict: nil, status: .unprocessableContent) }
         do {
             try Goals.update(goalId, patientId: patientId, from: Int(form["version"]) ?? 0, to: input, audit: context.audit, db)
@@ -116,7 +112,7 @@ enum GoalRoutes {
     static func goalPage(_ context: RequestContext, patientId: Int64, goalId: Int64, form: FormState, status: Status = .ok,
                          _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let detail = try GoalQueries.detail(goalId: goalId, patientId: patientId, visibleTo: actor, today: today(context),
+        let detail = try GoalQueries.detail(goalId: goalId, patientId: patientId, visibleTo: actor, today: context.today,
                                             timeZone: context.configuration.timeZone, db)
         return .page("goals/show", title: "goal_title", GoalPage(detail, actor: actor, form: form, context: context), status: status)
     }
@@ -162,7 +158,7 @@ enum GoalRoutes {
 
     @Sendable static func mine(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let (goals, progress) = try GoalQueries.mine(patientId: actor.userId, today: today(context),
+        let (goals, progress) = try GoalQueries.mine(patientId: actor.userId, today: context.today,
                                                      timeZone: context.configuration.timeZone, db)
         return .page("goals/mine", title: "goal_mine_title", MyGoalsPage(goals: goals, progress: progress, context: context))
     }

@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// The patient's side: answer the oldest pending meal, read the history, record weight.
-enum CheckInRoutes {
+enum CheckInRoutes: Feature {
     static let templates = ["nutrition/checkin", "nutrition/plan", "nutrition/answer", "nutrition/history", "nutrition/meal",
                             "nutrition/measurements"]
 
@@ -34,7 +34,7 @@ enum CheckInRoutes {
         guard let next = queue.next else {
             return CheckInPage(meal: nil, pendingCount: nil, refusal: refusal, answerableFrom: nil, typed: typed)
         }
-        let today = NutritionRoutes.today(context).date
+        let today = context.today
         return CheckInPage(meal: MealView(next, context.t, context.format),
                            pendingCount: queue.waiting > 0 ? context.t("meals_more_pending", ["count": "\(queue.waiting)"]) : nil,
                            refusal: refusal,
@@ -65,7 +65,7 @@ enum CheckInRoutes {
     @Sendable static func showAnswerForm(_ context: RequestContext, _ db: Database, _ mealId: Int64) throws -> Reply {
         let actor = try context.requireActor()
         let followed = context.request.query["followed"] != "0"
-        let mealTurn = try CheckInQueries.turn(of: mealId, patientId: actor.userId, today: NutritionRoutes.today(context).date, db)
+        let mealTurn = try CheckInQueries.turn(of: mealId, patientId: actor.userId, today: context.today, db)
         guard case .current(let meal) = mealTurn else {
             return try refusal(mealTurn, patientId: actor.userId, typed: [], context, db)
         }
@@ -102,7 +102,7 @@ enum CheckInRoutes {
             form.values[name] = value
         }
         if let problem = photo.problem { form.fail("photo", problem) }
-        let mealTurn = try CheckInQueries.turn(of: mealId, patientId: actor.userId, today: NutritionRoutes.today(context).date, db)
+        let mealTurn = try CheckInQueries.turn(of: mealId, patientId: actor.userId, today: context.today, db)
         guard case .current(let meal) = mealTurn else {
             return try refusal(mealTurn, patientId: actor.userId, typed: try typed(form, followed: followed, context, db), context, db)
         }
@@ -177,8 +177,8 @@ enum CheckInRoutes {
     /// The patient's plan: today's meals first, then the week day by day, printable on one A4 page.
     @Sendable static func showPlan(_ context: RequestContext, _ db: Database) throws -> Reply {
         let actor = try context.requireActor()
-        let now = NutritionRoutes.today(context)
-        let monday = NutritionRoutes.requestedWeek(context, today: now.date)
+        let now = context.clinicNow
+        let monday = context.monday
         let screens = try CheckInQueries.plan(patientId: actor.userId, monday: monday, db)
         return .page("nutrition/plan", title: "week_plan_title",
                      MealPlanPage(name: actor.displayName, screens: screens, monday: monday, now: now, showsToday: true,

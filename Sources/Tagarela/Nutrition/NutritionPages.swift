@@ -27,8 +27,8 @@ struct MealFormPage: PageModel {
     struct LineRow: PageModel {
         let index: Int
         let number: Int
-        /// The catalogue's `<option>`s with this line's food selected (`nutrition/food-options`).
-        let foodOptions: String
+        /// The catalogue's `<option>`s with this line's food selected (`nutrition/food-options`), rendered with the page.
+        let foodOptions: Piece
         let quantity: String
         let units: [Option]
         let foodError: String?
@@ -50,12 +50,12 @@ struct MealFormPage: PageModel {
     let warnings: [String]
     let hasWarnings: Bool
 
-    /// `renderFoodOptions` renders the catalogue as `<option>`s with one value selected: the form
+    /// `foodOptions` makes the piece of the catalogue as `<option>`s with one value selected: the form
     /// repeats the catalogue on every line, and rendering it once per chosen food rather than once
     /// per line made the new-meal form two and a half times cheaper (docs/decisions/README.md).
     init(patientId: Int64, patientName: String, action: String, form: FormState, foods: [FoodOption], lineCount: Int,
          isNew: Bool, conflict: String? = nil, warnings: [String] = [], _ t: Translator,
-         renderFoodOptions: (FoodChoices) -> String) {
+         foodOptions renderFoodOptions: (FoodChoices) -> Piece) {
         self.conflict = conflict
         self.warnings = warnings
         hasWarnings = !warnings.isEmpty
@@ -66,7 +66,7 @@ struct MealFormPage: PageModel {
         self.form = form
         self.isNew = isNew
         types = MealType.allCases.map { Option(value: $0.rawValue, label: t["meal_\($0.rawValue)"], isSelected: form["type"] == $0.rawValue) }
-        var optionsByChoice: [String: String] = [:]
+        var optionsByChoice: [String: Piece] = [:]
         lines = (0..<min(lineCount, MealInput.maxLines)).map { index in
             let chosen = form["food_\(index)"]
             let unit = form["unit_\(index)"].isEmpty ? LineUnit.household.rawValue : form["unit_\(index)"]
@@ -260,55 +260,19 @@ struct ReviewPage: PageModel {
         targetLegend = TargetStanding.allCases.map {
             Legend(mark: $0.mark, statusClass: "target-\($0.rawValue)", label: t["target_standing_\($0.rawValue)"])
         }
-        overdue = data.queueHead.map { screen, count in
-            let view = MealView(screen, t, format)
-            let day = screen.meal.date
-            return Overdue(text: t("records_queue_overdue", ["count": "\(count)", "meal": view.title, "when": view.when]),
-                           editPath: NutritionEndpoints.editMeal.path(id, screen.meal.id!),
-                           showPath: NutritionEndpoints.review.path(id, query: ["week": NutritionWeek.monday(of: day) ?? day]),
-                           showLabel: t("records_queue_show_from", ["date": format.shortDate(iso: day)]))
-        }
+        overdue = data.queueHead.map { Self.overdue($0.0, count: $0.1, patientId: id, t, format) }
 
         // Summaries: the four weeks, then the week shown.
         let scheduled = data.period.map(\.scheduled)
-        func summary(_ title: String, from: String) -> Summary {
-            let figures = NutritionRules.adherence(scheduled, from: from, to: sunday, nowDate: now.date, nowTime: now.time)
-            let percent = { (value: Double) in "\(format.decimal(value * 100, fractionDigits: 0)) %" }
-            let energy = figures.energyRate.map { rate in
-                t("week_energy_known", ["rate": percent(rate), "eaten": format.decimal(figures.eatenKcal, fractionDigits: 0),
-                                        "planned": format.decimal(figures.plannedKcal, fractionDigits: 0),
-                                        "estimated": "\(figures.estimated)"])
-            } ?? t["week_energy_unknown"]
-            return Summary(title: title, rate: figures.rate.map(percent) ?? "—",
-                           counts: t("adherence_counts", ["fulfilled": "\(figures.fulfilled)", "answered": "\(figures.answered)",
-                                                          "pending": "\(figures.pending)", "overdue": "\(figures.overdue)"]),
-                           energy: energy)
-        }
-        period = summary(t("week_period_title", ["start": format.shortDate(iso: data.periodFrom), "end": format.shortDate(iso: sunday)]),
-                         from: data.periodFrom)
+        period = Self.summary(t("week_period_title", ["start": format.shortDate(iso: data.periodFrom), "end": format.shortDate(iso: sunday)]),
+                              NutritionRules.adherence(scheduled, from: data.periodFrom, to: sunday, nowDate: now.date, nowTime: now.time),
+                              t, format)
         adherence = period.rate
-        weekSummary = summary(t["week_this_title"], from: monday)
-        notFollowed = data.period.filter { $0.status == .notFulfilled }.reversed().prefix(3).map { meal in
-            let title = meal.type == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type.rawValue)"]
-            return NotFollowedRow(when: "\(format.shortDate(iso: meal.date)) · \(meal.time) · \(title)", reason: meal.reason ?? "",
-                                  instead: meal.eatenInstead ?? "",
-                                  estimate: meal.eatenShare.map { share in
-                                      t("week_estimate_value", ["share": t["week_eaten_\(share)"],
-                                                                "kcal": format.decimal(meal.eatenKcal ?? 0, fractionDigits: 0)])
-                                  } ?? t["week_estimate_none"])
-        }
-        // Energy per day over the four weeks: prescribed for every meal, eaten where it is known.
-        let byDay = Dictionary(grouping: data.period, by: \.date)
-        let chartDays = byDay.keys.sorted()
-        energyChart = chartDays.isEmpty ? "" : LineChart(
-            title: t["chart_energy"], unit: "kcal", labels: chartDays.map { format.shortDate(iso: $0) },
-            series: [.init(name: t["energy_prescribed"], values: chartDays.map { day in byDay[day]!.reduce(0) { $0 + $1.plannedKcal } },
-                           colour: LineChart.palette[0]),
-                     .init(name: t["week_energy_eaten"], values: chartDays.map { day in
-                         NutritionWeek.dayEatenKcal(byDay[day]!.map(\.eatenKcal))
-                     }, colour: LineChart.palette[1])],
-            days: chartDays.map { ISODate.dayNumber($0) ?? 0 }, fromZero: true, breaksAtMissing: true,
-            format: { format.decimal($0, fractionDigits: 0) }).svg
+        weekSummary = Self.summary(t["week_this_title"],
+                                   NutritionRules.adherence(scheduled, from: monday, to: sunday, nowDate: now.date, nowTime: now.time),
+                                   t, format)
+        notFollowed = Self.notFollowed(data.period, t, format)
+        energyChart = Self.energyChart(data.period, t, format)
 
         // The grid: a row per day, a column per kind of meal the week holds.
         let views = data.screens.map { screen in
@@ -323,29 +287,12 @@ struct ReviewPage: PageModel {
         let types = MealType.allCases.filter { type in data.screens.contains { $0.meal.mealType == type } }
         columns = types.map { Column(label: t["meal_\($0.rawValue)"]) }
         let cellMeals = zip(data.screens, views).map { screen, view -> (String, MealType, Piece) in
-            let meal = screen.meal
-            let changed = view.lines.contains(where: \.isDeviation)
-            let status = NutritionWeek.cellStatus(meal.mealStatus, date: meal.date, time: meal.time, quantityChanged: changed, now: now)
-            let eaten = screen.eaten.map { nutrients in
-                t(meal.mealStatus == .notFulfilled ? "week_kcal_estimated" : "week_kcal_eaten",
-                  ["kcal": format.decimal(nutrients.kcal, fractionDigits: 0)])
-            } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
-            return (meal.date, meal.mealType,
-                    context.piece("nutrition/week-meal", CellMeal(
-                        meal: view, statusClass: status.rawValue, mark: status.mark, statusText: t["week_status_\(status.rawValue)"],
-                        time: meal.time, customTitle: meal.mealType == .custom ? view.title : nil,
-                        planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
-                        eaten: eaten, csrf: context.csrfToken)))
+            (screen.meal.date, screen.meal.mealType,
+             context.piece("nutrition/week-meal", Self.cellMeal(screen, view, now: now, csrf: context.csrfToken, t, format)))
         }
         let weekdays = (1...7).map { t["week_day_\($0)"] }
         days = NutritionWeek.days(from: monday).enumerated().map { index, day in
-            let ofDay = data.screens.filter { $0.meal.date == day }
-            let planned = ofDay.reduce(0) { $0 + $1.prescribed.kcal }
-            let eaten = ofDay.compactMap(\.eaten?.kcal)
-            let totals = ofDay.isEmpty ? "" : eaten.isEmpty
-                ? t("week_day_planned", ["planned": format.decimal(planned, fractionDigits: 0)])
-                : t("week_day_totals", ["planned": format.decimal(planned, fractionDigits: 0),
-                                        "eaten": format.decimal(eaten.reduce(0, +), fractionDigits: 0)])
+            let totals = Self.dayTotals(data.screens.filter { $0.meal.date == day }, t, format)
             return Day(weekday: weekdays[index], date: format.shortDate(iso: day), isToday: day == now.date, totals: totals,
                        cells: types.map { type in
                            let inCell = cellMeals.filter { $0.0 == day && $0.1 == type }.map(\.2)
@@ -361,20 +308,110 @@ struct ReviewPage: PageModel {
             DeviationRow(name: $0.food.name(format.locale),
                          text: t("deviation_counts", ["deviated": "\($0.deviated)", "prescribed": "\($0.prescribed)"]))
         }
-        let logged = data.weights.map { (day: $0.measuredOn, kg: $0.kg, source: String?.none) }
-        let imported = data.importedWeights.map { (day: $0.day, kg: $0.value, source: Optional($0.sourceLabel(t))) }
-        weights = (logged + imported).sorted { $0.day > $1.day }.map {
+        weights = Self.weightRows(data.weights, imported: data.importedWeights, t, format)
+        weightChart = Self.weightChart(data.weights, imported: data.importedWeights, t, format)
+        sharesMeasurements = patient.sharesMeasurements
+    }
+
+    /// The oldest overdue meal, with how many are overdue, and links to edit it and to show its week.
+    static func overdue(_ screen: MealScreen, count: Int, patientId id: Int64, _ t: Translator, _ format: LocalizedFormat) -> Overdue {
+        let view = MealView(screen, t, format)
+        let day = screen.meal.date
+        return Overdue(text: t("records_queue_overdue", ["count": "\(count)", "meal": view.title, "when": view.when]),
+                       editPath: NutritionEndpoints.editMeal.path(id, screen.meal.id!),
+                       showPath: NutritionEndpoints.review.path(id, query: ["week": NutritionWeek.monday(of: day) ?? day]),
+                       showLabel: t("records_queue_show_from", ["date": format.shortDate(iso: day)]))
+    }
+
+    /// A meal in a cell of the week: its status (colour, mark and word) and the energy prescribed and eaten.
+    static func cellMeal(_ screen: MealScreen, _ view: MealView, now: (date: String, time: String), csrf: String,
+                         _ t: Translator, _ format: LocalizedFormat) -> CellMeal {
+        let meal = screen.meal
+        let changed = view.lines.contains(where: \.isDeviation)
+        let status = NutritionWeek.cellStatus(meal.mealStatus, date: meal.date, time: meal.time, quantityChanged: changed, now: now)
+        let eaten = screen.eaten.map { nutrients in
+            t(meal.mealStatus == .notFulfilled ? "week_kcal_estimated" : "week_kcal_eaten",
+              ["kcal": format.decimal(nutrients.kcal, fractionDigits: 0)])
+        } ?? (meal.mealStatus == .notFulfilled ? t["week_kcal_unknown"] : nil)
+        return CellMeal(meal: view, statusClass: status.rawValue, mark: status.mark, statusText: t["week_status_\(status.rawValue)"],
+                        time: meal.time, customTitle: meal.mealType == .custom ? view.title : nil,
+                        planned: t("week_kcal_planned", ["kcal": format.decimal(screen.prescribed.kcal, fractionDigits: 0)]),
+                        eaten: eaten, csrf: csrf)
+    }
+
+    /// A period's adherence in words: the rate, the counts, and the energy eaten against planned when known.
+    static func summary(_ title: String, _ figures: NutritionRules.Adherence, _ t: Translator, _ format: LocalizedFormat) -> Summary {
+        let percent = { (value: Double) in "\(format.decimal(value * 100, fractionDigits: 0)) %" }
+        let energy = figures.energyRate.map { rate in
+            t("week_energy_known", ["rate": percent(rate), "eaten": format.decimal(figures.eatenKcal, fractionDigits: 0),
+                                    "planned": format.decimal(figures.plannedKcal, fractionDigits: 0),
+                                    "estimated": "\(figures.estimated)"])
+        } ?? t["week_energy_unknown"]
+        return Summary(title: title, rate: figures.rate.map(percent) ?? "—",
+                       counts: t("adherence_counts", ["fulfilled": "\(figures.fulfilled)", "answered": "\(figures.answered)",
+                                                      "pending": "\(figures.pending)", "overdue": "\(figures.overdue)"]),
+                       energy: energy)
+    }
+
+    /// The last three meals of the period not followed, the latest first, with why and what was eaten instead.
+    static func notFollowed(_ period: [NutritionQueries.MealEnergy], _ t: Translator, _ format: LocalizedFormat) -> [NotFollowedRow] {
+        period.filter { $0.status == .notFulfilled }.reversed().prefix(3).map { meal in
+            let title = meal.type == .custom ? (meal.customName ?? t["meal_custom"]) : t["meal_\(meal.type.rawValue)"]
+            return NotFollowedRow(when: "\(format.shortDate(iso: meal.date)) · \(meal.time) · \(title)", reason: meal.reason ?? "",
+                                  instead: meal.eatenInstead ?? "",
+                                  estimate: meal.eatenShare.map { share in
+                                      t("week_estimate_value", ["share": t["week_eaten_\(share)"],
+                                                                "kcal": format.decimal(meal.eatenKcal ?? 0, fractionDigits: 0)])
+                                  } ?? t["week_estimate_none"])
+        }
+    }
+
+    /// Energy per day over the period, as an SVG chart: prescribed for every meal, eaten where it is known.
+    static func energyChart(_ period: [NutritionQueries.MealEnergy], _ t: Translator, _ format: LocalizedFormat) -> String {
+        let byDay = Dictionary(grouping: period, by: \.date)
+        let chartDays = byDay.keys.sorted()
+        return chartDays.isEmpty ? "" : LineChart(
+            title: t["chart_energy"], unit: "kcal", labels: chartDays.map { format.shortDate(iso: $0) },
+            series: [.init(name: t["energy_prescribed"], values: chartDays.map { day in byDay[day]!.reduce(0) { $0 + $1.plannedKcal } },
+                           colour: LineChart.palette[0]),
+                     .init(name: t["week_energy_eaten"], values: chartDays.map { day in
+                         NutritionWeek.dayEatenKcal(byDay[day]!.map(\.eatenKcal))
+                     }, colour: LineChart.palette[1])],
+            days: chartDays.map { ISODate.dayNumber($0) ?? 0 }, fromZero: true, breaksAtMissing: true,
+            format: { format.decimal($0, fractionDigits: 0) }).svg
+    }
+
+    /// A day's energy in words: planned, and eaten when any meal of it is known; empty for a day without meals.
+    static func dayTotals(_ ofDay: [MealScreen], _ t: Translator, _ format: LocalizedFormat) -> String {
+        let planned = ofDay.reduce(0) { $0 + $1.prescribed.kcal }
+        let eaten = ofDay.compactMap(\.eaten?.kcal)
+        return ofDay.isEmpty ? "" : eaten.isEmpty
+            ? t("week_day_planned", ["planned": format.decimal(planned, fractionDigits: 0)])
+            : t("week_day_totals", ["planned": format.decimal(planned, fractionDigits: 0),
+                                    "eaten": format.decimal(eaten.reduce(0, +), fractionDigits: 0)])
+    }
+
+    /// The weights logged and imported, the latest first, an imported one with its source.
+    static func weightRows(_ logged: [WeightEntry], imported: [ImportedMeasurement], _ t: Translator,
+                           _ format: LocalizedFormat) -> [WeightRow] {
+        let own = logged.map { (day: $0.measuredOn, kg: $0.kg, source: String?.none) }
+        let others = imported.map { (day: $0.day, kg: $0.value, source: Optional($0.sourceLabel(t))) }
+        return (own + others).sorted { $0.day > $1.day }.map {
             WeightRow(date: format.shortDate(iso: $0.day), weight: "\(format.decimal($0.kg)) kg", source: $0.source)
         }
+    }
+
+    /// The weights as an SVG chart, logged and imported as two series on one axis of days; none below two days.
+    static func weightChart(_ logged: [WeightEntry], imported: [ImportedMeasurement], _ t: Translator,
+                            _ format: LocalizedFormat) -> String {
         let axis = DatedSeries.axis([
-            DatedSeries(name: t["field_weight"], colour: LineChart.palette[2], points: data.weights.map { ($0.measuredOn, $0.kg) }),
+            DatedSeries(name: t["field_weight"], colour: LineChart.palette[2], points: logged.map { ($0.measuredOn, $0.kg) }),
             DatedSeries(name: t("fhir_imported_series", ["measure": t["field_weight"]]), colour: LineChart.palette[3],
-                        points: data.importedWeights.map { ($0.day, $0.value) }),
+                        points: imported.map { ($0.day, $0.value) }),
         ])
-        weightChart = axis.days.count < 2 ? "" : LineChart(
+        return axis.days.count < 2 ? "" : LineChart(
             title: t["field_weight"], unit: "kg", labels: axis.days.map { format.shortDate(iso: $0) }, series: axis.series,
             days: axis.days.map { ISODate.dayNumber($0) ?? 0 }, format: { format.decimal($0) }).svg
-        sharesMeasurements = patient.sharesMeasurements
     }
 
     /// The week's days with meals, prescribed and eaten against the daily target (energy and each macronutrient

@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// The nutritionist's side: prescribe meals, copy a day, review answers and adherence, the food catalogue.
-enum NutritionRoutes {
+enum NutritionRoutes: Feature {
     static let templates = ["nutrition/review", "nutrition/week-meal", "nutrition/plan", "nutrition/meal-form",
                             "nutrition/food-options", "nutrition/foods", "nutrition/food-edit"]
 
@@ -34,33 +34,18 @@ enum NutritionRoutes {
         return actor
     }
 
-    /// The clinic's date and time now (its time zone, not the server's).
-    static func today(_ context: RequestContext) -> (date: String, time: String) {
-        let zone = context.configuration.timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.hour, .minute], from: context.now)
-        return (ISODate.string(context.now, timeZone: zone), String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0))
-    }
-
     // MARK: - Review
 
     @Sendable static func review(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         .page("nutrition/review", title: "nutrition_review_title", try reviewModel(context, patientId: patientId, db))
     }
 
-    /// The week a request asks for (`?week=`, or an old bookmark's `from`/`to`), as its Monday.
-    static func requestedWeek(_ context: RequestContext, today: String) -> String {
-        let query = context.request.query
-        return NutritionWeek.requested(week: query["week"], from: query["from"], to: query["to"], today: today)
-    }
-
     /// The week page's model; a refused copy or weight form comes back in it with what was typed and its errors.
     static func reviewModel(_ context: RequestContext, patientId: Int64, copyForm: FormState? = nil, weightForm: FormState? = nil,
                             targetForm: FormState? = nil, targetConflict: String? = nil, _ db: Database) throws -> ReviewPage {
         let actor = try requireNutritionist(context)
-        let now = today(context)
-        let data = try NutritionQueries.week(patientId: patientId, visibleTo: actor, monday: requestedWeek(context, today: now.date),
+        let now = context.clinicNow
+        let data = try NutritionQueries.week(patientId: patientId, visibleTo: actor, monday: context.monday,
                                              now: now, db)
         return ReviewPage(data: data, now: now, copyForm: copyForm ?? FormState(values: ["source": now.date]),
                           weightForm: weightForm ?? FormState(),
@@ -93,8 +78,8 @@ enum NutritionRoutes {
     /// The week's meal plan on one A4 page, to print for the patient.
     @Sendable static func printPlan(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
-        let now = today(context)
-        let monday = requestedWeek(context, today: now.date)
+        let now = context.clinicNow
+        let monday = context.monday
         let plan = try NutritionQueries.plan(patientId: patientId, visibleTo: actor, monday: monday, db)
         return .page("nutrition/plan", title: "week_plan_title",
                      MealPlanPage(name: plan.name, screens: plan.screens, monday: monday, now: now, showsToday: false,
@@ -112,7 +97,7 @@ enum NutritionRoutes {
                             action: mealId.map { NutritionEndpoints.updateMeal.path(patientId, $0) }
                                 ?? NutritionEndpoints.createMeal.path(patientId),
                             form: form, foods: FoodOption.list(data.foods, context), lineCount: lineCount, isNew: mealId == nil,
-                            conflict: conflict, warnings: warnings, context.t, renderFoodOptions: { context.renderPieceHTML("nutrition/food-options", $0) })
+                            conflict: conflict, warnings: warnings, context.t, foodOptions: { context.piece(alone: "nutrition/food-options", $0) })
     }
 
     /// The warnings in words: which line, how much, what the day adds up to, which meal is already there.
@@ -137,7 +122,7 @@ enum NutritionRoutes {
 
     @Sendable static func newMeal(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {
         let actor = try requireNutritionist(context)
-        let date = context.request.query["date"] ?? today(context).date
+        let date = context.request.query["date"] ?? context.today
         let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, db)
         return .page("nutrition/meal-form", title: "meal_new_title",
                      mealFormPage(context, data, form: FormState(values: ["type": "lunch", "date": date, "time": MealType.lunch.usualTime])))
@@ -147,7 +132,7 @@ enum NutritionRoutes {
         let actor = try requireNutritionist(context)
         var form = FormState(context.request.form, fields: MealInput.fieldNames)
         let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, db)
-        guard let input = try MealInput.read(&form, today: today(context).date, context.format, context.t, db) else {
+        guard let input = try MealInput.read(&form, today: context.today, context.format, context.t, db) else {
             return .page("nutrition/meal-form", title: "meal_new_title", mealFormPage(context, data, form: form),
                          status: .unprocessableContent)
         }
@@ -175,7 +160,7 @@ enum NutritionRoutes {
         var form = FormState(context.request.form, fields: MealInput.fieldNames)
         let data = try NutritionQueries.mealForm(patientId: patientId, visibleTo: actor, locale: context.locale, keeping: mealId, db)
         let screen = try NutritionQueries.pendingMeal(mealId, patientId: patientId, db)
-        guard let input = try MealInput.read(&form, today: today(context).date, context.format, context.t, db) else {
+        guard let input = try MealInput.read(&form, today: context.today, context.format, context.t, db) else {
             return .page("nutrition/meal-form", title: "meal_edit_title",
                          mealFormPage(context, data, mealId: mealId, form: form, lineCount: max(8, screen.lines.count + 2)),
                          status: .unprocessableContent)
@@ -213,7 +198,7 @@ enum NutritionRoutes {
         let actor = try requireNutritionist(context)
         _ = try PeopleQueries.person(patientId, visibleTo: actor, db)
         var form = FormState(context.request.form, fields: ["source", "from", "to"])
-        guard let (source, targets) = MealInput.copyRange(&form, today: today(context).date, context.format, context.t) else {
+        guard let (source, targets) = MealInput.copyRange(&form, today: context.today, context.format, context.t) else {
             return .page("nutrition/review", title: "nutrition_review_title",
                          try reviewModel(context, patientId: patientId, copyForm: form, db), status: .unprocessableContent)
         }

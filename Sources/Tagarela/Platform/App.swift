@@ -12,7 +12,11 @@ public final class App: Responder {
     static let anonymousCSRFCookie = "tagarela_csrf"
 
     public let configuration: AppConfiguration
-    public let database: DatabasePool
+    /// The pool, reached by the dispatcher only: a handler gets one access opened for it (`DatabaseScope`).
+    private let database: DatabasePool
+    /// For the tests alone, which set rows up around requests and watch commits; no feature file
+    /// names it (`PlatformTests` checks).
+    var poolForTests: DatabasePool { database }
     let templates: Templates
     let catalogues: Catalogues
     let staticFiles: StaticFiles
@@ -58,47 +62,23 @@ public final class App: Responder {
     /// Verified against when the username is unknown, so both failures take the same time.
     let decoyHash: String
 
+    /// Every feature of the app, in the order their routes are added. A new feature is added here and
+    /// nowhere else: its routes and its templates follow.
+    static let features: [any Feature.Type] = [
+        SiteRoutes.self, AccountsRoutes.self, DashboardRoutes.self, PeopleRoutes.self, RecordRoutes.self, AdminRoutes.self,
+        BodyCompositionRoutes.self, CheckInRoutes.self, NutritionRoutes.self, SymbolRoutes.self, PlanRoutes.self,
+        PlayerRoutes.self, UsageRoutes.self, TimerRoutes.self, SentenceRoutes.self, OBFRoutes.self, OfflineRoutes.self,
+        AccessRoutes.self, EduCATRoutes.self, GoalRoutes.self, TwoFactorRoutes.self, PrivacyRoutes.self, FHIRRoutes.self,
+        FHIRAPIRoutes.self,
+    ]
+
     /// Every template a page names; checked at start.
-    static let requiredTemplates = ["layout", "errors/error", "errors/storage-full"] + SiteRoutes.templates + AccountsRoutes.templates
-        + PeopleRoutes.templates + DashboardRoutes.templates + AdminRoutes.templates + BodyCompositionRoutes.templates
-        + CheckInRoutes.templates + NutritionRoutes.templates + SymbolRoutes.templates + PlanRoutes.templates
-        + PlayerRoutes.templates + UsageRoutes.templates + TimerRoutes.templates + OBFRoutes.templates + OfflineRoutes.templates
-        + SentenceRoutes.templates
-        + AccessRoutes.templates
-        + EduCATRoutes.templates
-        + GoalRoutes.templates
-        + RecordRoutes.templates
-        + TwoFactorRoutes.templates
-        + PrivacyRoutes.templates
-        + FHIRRoutes.templates + FHIRAPIRoutes.templates
+    static let requiredTemplates = ["layout", "errors/error", "errors/storage-full"] + features.flatMap { $0.templates }
 
     /// Every route of every feature, each with its access rule and database use.
     static func makeRouter() -> Router<Route> {
         var router = Router<Route>()
-        SiteRoutes.add(to: &router)
-        AccountsRoutes.add(to: &router)
-        DashboardRoutes.add(to: &router)
-        PeopleRoutes.add(to: &router)
-        RecordRoutes.add(to: &router)
-        AdminRoutes.add(to: &router)
-        BodyCompositionRoutes.add(to: &router)
-        CheckInRoutes.add(to: &router)
-        NutritionRoutes.add(to: &router)
-        SymbolRoutes.add(to: &router)
-        PlanRoutes.add(to: &router)
-        PlayerRoutes.add(to: &router)
-        UsageRoutes.add(to: &router)
-        TimerRoutes.add(to: &router)
-        SentenceRoutes.add(to: &router)
-        OBFRoutes.add(to: &router)
-        OfflineRoutes.add(to: &router)
-        AccessRoutes.add(to: &router)
-        EduCATRoutes.add(to: &router)
-        GoalRoutes.add(to: &router)
-        TwoFactorRoutes.add(to: &router)
-        PrivacyRoutes.add(to: &router)
-        FHIRRoutes.add(to: &router)
-        FHIRAPIRoutes.add(to: &router)
+        for feature in features { feature.add(to: &router) }
         return router
     }
 
@@ -517,4 +497,43 @@ public final class App: Responder {
 struct ErrorPage: Sendable {
     let code: Int
     let message: String
+}
+
+// A refused request's audit row: in this file, the one that holds the pool (`RefusalAuditLimit` keeps their rate).
+extension App {
+    /// Path parameters that name a file or a screen, not a record: a missing pictogram is not a probe.
+    static let nonRecordParameters: Set<String> = ["file", "screen", "mode"]
+
+    /// Whether `status` for this request is a refusal worth an audit entry: every 403, and a 404 on a
+    /// route with a record id for a signed-in user (the answer to "not yours" as much as to "missing").
+    static func isAuditedRefusal(_ status: Status, _ request: Request, signedIn: Bool) -> Bool {
+        switch status {
+        case .forbidden: true
+        case .notFound: signedIn && request.pathParameters.keys.contains { !nonRecordParameters.contains($0) }
+        default: false
+        }
+    }
+
+    /// Writes a `refused` entry for `response` when it is a refusal (see `isAuditedRefusal`), once per
+    /// request, within `refusalLimit`, and never inside another database access; returns `response`.
+    func recordingRefusal(_ response: Response, _ context: RequestContext) -> Response {
+        guard response.deferred == nil,
+              Self.isAuditedRefusal(response.status, context.request, signedIn: context.actor != nil),
+              !DatabaseScope.isOpenOnThisThread,
+              context.refusalRecord.claim() else { return response }
+        let audit = context.audit
+        let key = audit.actorId.map { "user \($0)" } ?? "address \(audit.clientAddress)"
+        guard refusalLimit.admit(key, at: audit.now) else {
+            logger.warning("refused request not audited: limit reached",
+                           metadata: ["who": "\(key)", "path": "\(context.request.path.prefix(200))"])
+            return response
+        }
+        let summary = "\(context.request.method) \(context.request.path.prefix(200)) → \(response.status.code)"
+        do {
+            try database.write { db in try audit.record(.refused, "request", nil, summary, db) }
+        } catch {
+            logger.error("refused request not audited", metadata: ["error": "\(error)", "summary": "\(summary)"])
+        }
+        return response
+    }
 }

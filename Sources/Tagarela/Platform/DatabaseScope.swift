@@ -26,7 +26,6 @@ final class DatabaseScope: Sendable {
     private let logger: Logger
     private let opened = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
-    private let refusalRecorded = Atomic<Bool>(false)
 
     init(_ pool: DatabasePool, path: String = "", logger: Logger = Logger(label: "tagarela.database")) {
         self.pool = pool
@@ -47,12 +46,6 @@ final class DatabaseScope: Sendable {
     func write<T>(_ block: (Database) throws -> T) throws -> T {
         try admit("write")
         return try pool.write { db in try Self.holdingAccess { try block(db) } }
-    }
-
-    /// True the first time only: a request's refusal is audited once, even when a handler runs
-    /// another handler (`App.run` inside `App.run`).
-    func claimRefusalRecord() -> Bool {
-        !refusalRecorded.exchange(true, ordering: .relaxed)
     }
 
     private func admit(_ kind: String) throws {

@@ -1,16 +1,40 @@
 import Foundation
 import Mustache
+import Synchronization
 
 /// A part of a page rendered from its own template, with its own model as the only context
 /// (`RequestContext.piece`), when the page's template prints `{{{html}}}` on it. A piece nested deep in
 /// a page (a meal in a day of a week) looks its names up on a stack of two or three objects instead of
 /// six or seven, and one whose name is not on its model climbs no further.
+///
+/// Every part of a page that is not the page's own model is a piece, made by the handler and rendered
+/// with the page, after the request's database access: `render` runs when the template first prints
+/// the piece, and its text is kept for a second print (a line's food options, shared by the lines
+/// that chose the same food). `Templates.render` stops the process if it runs inside an access.
 struct Piece: PageModel, MustacheParent {
-    private let render: @Sendable () -> String
+    private let text: Rendering
 
-    init(render: @escaping @Sendable () -> String) { self.render = render }
+    init(render: @escaping @Sendable () -> String) { text = Rendering(render) }
 
-    func child(named name: String) -> Any? { name == "html" ? MustacheText(render()) : nil }
+    /// The text, rendered now: only while the page renders, or in a step that holds no transaction.
+    var html: String { text.value }
+
+    func child(named name: String) -> Any? { name == "html" ? MustacheText(html) : nil }
+
+    /// The text rendered the first time it is asked for.
+    private final class Rendering: Sendable {
+        private let render: @Sendable () -> String
+        private let made = Mutex<String?>(nil)
+
+        init(_ render: @escaping @Sendable () -> String) { self.render = render }
+
+        var value: String {
+            if let text = made.withLock({ $0 }) { return text }
+            let text = render()
+            made.withLock { $0 = text }
+            return text
+        }
+    }
 
     /// Read by Mustache as itself (`MustacheParent`): a page model holding it encodes nothing of it.
     func encode(to encoder: any Encoder) throws {}

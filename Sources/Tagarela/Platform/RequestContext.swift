@@ -73,7 +73,9 @@ public struct RequestContext: Sendable {
     /// Verified against when a username is unknown, so both failures take the same time.
     var decoyHash: String { app.decoyHash }
 
-    /// A template without the layout, as a string: a piece kept in `fragments`.
+    /// A template without the layout, as a string, rendered now: only in a step that holds no
+    /// transaction (a `Finish`, the `then` of a write); `Templates.render` stops the process inside
+    /// one. A handler inside its access returns a `piece` instead.
     func renderFragmentHTML(_ template: String, _ model: some PageModel) -> String {
         app.renderFragmentHTML(template, model, locale: locale)
     }
@@ -81,7 +83,7 @@ public struct RequestContext: Sendable {
     /// fields: rendered with the model alone as its context, without the page's around it, whose making
     /// and climbing were about a fifth of each row (docs/decisions/README.md). A name the model does not answer
     /// prints nothing here, where the page's context might have answered it: keep such pieces to their
-    /// own fields.
+    /// own fields. Rendered now, so only where no access is open, as `renderFragmentHTML`.
     func renderPieceHTML(_ template: String, _ model: some MustacheParent & Sendable) -> String {
         app.templates.render(template, model, in: locale)
     }
@@ -96,6 +98,40 @@ public struct RequestContext: Sendable {
                 templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale)
             }
         }
+    }
+    /// `renderPieceHTML`, rendered with the page: the model alone as its context, kept by the page only
+    /// (a line's food options, printed again by the lines that chose the same food).
+    func piece(alone template: String, _ model: some MustacheParent & Sendable) -> Piece {
+        let templates = app.templates, locale = locale
+        return Piece { templates.render(template, model, in: locale) }
+    }
+    /// A piece kept in `cache` under `key`, which must name everything it shows: rendered with the page
+    /// (as `renderFragmentHTML` renders it) only when `cache` does not hold it, and its model built only then.
+    func piece<Model: PageModel>(kept key: String, in cache: FragmentCache, _ template: String,
+                                 _ model: @escaping @Sendable () -> Model) -> Piece {
+        let app = app, locale = locale
+        return Piece { cache.value(for: key) { app.renderFragmentHTML(template, model(), locale: locale) } }
+    }
+    /// As `piece(kept:in:_:_:)`, the model alone as its context (`renderPieceHTML`).
+    func piece<Model: MustacheParent & Sendable>(kept key: String, in cache: FragmentCache, alone template: String,
+                                                 _ model: @escaping @Sendable () -> Model) -> Piece {
+        let templates = app.templates, locale = locale
+        return Piece { cache.value(for: key) { templates.render(template, model(), in: locale) } }
+    }
+    /// The clinic's date today, `YYYY-MM-DD` in its time zone (not the server's).
+    var today: String { ISODate.string(now, timeZone: app.configuration.timeZone) }
+    /// The clinic's date and time now (its time zone, not the server's), the time as `HH:MM`.
+    var clinicNow: (date: String, time: String) {
+        let zone = app.configuration.timeZone, now = now
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.hour, .minute], from: now)
+        return (ISODate.string(now, timeZone: zone), String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0))
+    }
+    /// The week the request asks for (`?week=`, or an old bookmark's `from`/`to`), as its Monday; this week's by default.
+    var monday: String {
+        let query = request.query
+        return NutritionWeek.requested(week: query["week"], from: query["from"], to: query["to"], today: today)
     }
     var format: LocalizedFormat { LocalizedFormat(locale: locale, timeZone: app.configuration.timeZone) }
     var now: Date { app.clock() }

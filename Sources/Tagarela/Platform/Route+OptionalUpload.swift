@@ -11,18 +11,14 @@ extension Router where Handler == Route {
         _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
         _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+        register(endpoint, .write) { dispatch, values in
             let run: @Sendable () throws -> Response = {
-                switch try prepare(dispatch.context, repeat each values) {
-                case .reply(let reply): return dispatch.render(reply)
-                case .next(let prepared):
-                    let reply = try dispatch.database.write { db in try handler(dispatch.context, db, prepared, repeat each values) }
-                    return dispatch.render(reply)
+                try dispatch.then(try prepare(dispatch.context, repeat each values.all)) { prepared in
+                    try dispatch.write { db in try handler(dispatch.context, db, prepared, repeat each values.all) }
                 }
             }
             guard let upload = dispatch.context.request.file(named: field), upload.size > 0 else { return try run() }
             return dispatch.later(on: slow, run)
-        })
+        }
     }
 }

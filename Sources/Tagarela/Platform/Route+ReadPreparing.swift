@@ -12,17 +12,13 @@ extension Router where Handler == Route {
         _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
         _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+        register(endpoint, .read) { dispatch, values in
             let run: @Sendable () throws -> Response = {
-                switch try prepare(dispatch.context, repeat each values) {
-                case .reply(let reply): return dispatch.render(reply)
-                case .next(let prepared):
-                    let reply = try dispatch.database.read { db in try handler(dispatch.context, db, prepared, repeat each values) }
-                    return dispatch.render(reply)
+                try dispatch.then(try prepare(dispatch.context, repeat each values.all)) { prepared in
+                    try dispatch.read { db in try handler(dispatch.context, db, prepared, repeat each values.all) }
                 }
             }
             return needsPool(dispatch.context) ? dispatch.later(on: slow, run) : try run()
-        })
+        }
     }
 }

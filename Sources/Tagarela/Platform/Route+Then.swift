@@ -11,13 +11,11 @@ extension Router where Handler == Route {
         _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Step<Found>,
         then finish: @escaping @Sendable (RequestContext, Found) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            switch try dispatch.database.write({ db in try handler(dispatch.context, db, repeat each values) }) {
-            case .reply(let reply): return dispatch.render(reply)
-            case .next(let found): return dispatch.render(try finish(dispatch.context, found))
+        register(endpoint, .write) { dispatch, values in
+            try dispatch.then(try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values.all) }) { found in
+                dispatch.render(try finish(dispatch.context, found))
             }
-        })
+        }
     }
 
     /// One write, then slow work on a pool holding no transaction, then a second short write that keeps
@@ -29,20 +27,15 @@ extension Router where Handler == Route {
         then slow: SlowWork, _ work: @escaping @Sendable (RequestContext, Found) throws -> Step<Made>,
         keeping keep: @escaping @Sendable (RequestContext, Database, Made) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenWrite) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            switch try dispatch.database.write({ db in try handler(dispatch.context, db, repeat each values) }) {
-            case .reply(let reply): return dispatch.render(reply)
-            case .next(let found): return dispatch.later(on: slow) {
-                switch try work(dispatch.context, found) {
-                case .reply(let reply): return dispatch.render(reply)
-                case .next(let made):
-                    let reply = try dispatch.database.write { db in try keep(dispatch.context, db, made) }
-                    return dispatch.render(reply)
+        register(endpoint, .readThenWrite) { dispatch, values in
+            try dispatch.then(dispatch.database.write { db in try handler(dispatch.context, db, repeat each values.all) }) { found in
+                dispatch.later(on: slow) {
+                    try dispatch.then(try work(dispatch.context, found)) { made in
+                        try dispatch.write { db in try keep(dispatch.context, db, made) }
+                    }
                 }
             }
-            }
-        })
+        }
     }
 }
 
@@ -63,15 +56,14 @@ extension Router where Handler == Route {
         _ query: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Found,
         then finish: @escaping @Sendable (RequestContext, Found) throws -> Finish
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            return try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values)) {
-                let found = try dispatch.database.read { db in try query(dispatch.context, db, repeat each values) }
+        register(endpoint, .read) { dispatch, values in
+            try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values.all)) {
+                let found = try dispatch.database.read { db in try query(dispatch.context, db, repeat each values.all) }
                 switch try finish(dispatch.context, found) {
                 case .reply(let reply): return dispatch.render(reply)
                 case .later(let slow, let work): return dispatch.later(on: slow) { dispatch.render(try work()) }
                 }
             }
-        })
+        }
     }
 }

@@ -14,13 +14,11 @@ enum DatabaseUse: Sendable, Equatable {
     /// clinician's opening of a patient, kept when it told her something new). Most requests write
     /// nothing, so it does not wait for the writer as a write does.
     case readThenMark
-    /// The transitional handlers that still open their own accesses through `context.database`.
-    case legacy
 
     /// Whether a request of this route waits for SQLite's one writer.
     var writes: Bool {
         switch self {
-        case .write, .readThenWrite, .legacy: true
+        case .write, .readThenWrite: true
         case .none, .read, .readThenMark: false
         }
     }
@@ -31,7 +29,6 @@ enum DatabaseUse: Sendable, Equatable {
         case .none: 0
         case .read, .write: 1
         case .readThenWrite, .readThenMark: 2
-        case .legacy: 1
         }
     }
 }
@@ -90,26 +87,51 @@ struct Dispatch: Sendable {
     }
 }
 
+extension Dispatch {
+    /// One read transaction, then its reply rendered after it ended.
+    func read(_ handler: (Database) throws -> Reply) throws -> Response { render(try database.read(handler)) }
+
+    /// One write transaction, then its reply rendered after it ended.
+    func write(_ handler: (Database) throws -> Reply) throws -> Response { render(try database.write(handler)) }
+
+    /// A step that stopped with a reply, rendered; or the next step, given what it found.
+    func then<Value>(_ step: Step<Value>, _ next: (Value) throws -> Response) rethrows -> Response {
+        switch step {
+        case .reply(let reply): render(reply)
+        case .next(let value): try next(value)
+        }
+    }
+}
+
+/// A matched path's parameters, parsed, as a route's steps receive them.
+struct PathValues<each P: PathParameter>: Sendable {
+    let all: (repeat each P)
+}
+
 extension Router where Handler == Route {
+    /// The one way a route is registered: its path parameters parsed (one that does not parse is a 404),
+    /// then `run`, which makes the request's database accesses through `Dispatch.read`/`Dispatch.write`
+    /// and renders after them. Every shape below is a spelling of it, named for what its handler does.
+    mutating func register<each P>(_ endpoint: Endpoint<repeat each P>, _ database: DatabaseUse,
+                                   _ run: @escaping @Sendable (Dispatch, PathValues<repeat each P>) throws -> Response) {
+        add(endpoint.method, endpoint.pattern, Route(endpoint, database: database) { dispatch in
+            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
+            return try run(dispatch, PathValues(all: (repeat each values)))
+        })
+    }
+
     // MARK: Routes declared as `Endpoint` values
 
     /// A route that needs no database (a redirect, a static page, a form that is empty).
     mutating func add<each P>(_ endpoint: Endpoint<repeat each P>,
                               _ handler: @escaping @Sendable (RequestContext, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .none) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            return dispatch.render(try handler(dispatch.context, repeat each values))
-        })
+        register(endpoint, .none) { dispatch, values in dispatch.render(try handler(dispatch.context, repeat each values.all)) }
     }
 
     /// A route that reads: one read transaction, then the reply is rendered.
     mutating func read<each P>(_ endpoint: Endpoint<repeat each P>,
                                _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
-            return dispatch.render(reply)
-        })
+        register(endpoint, .read) { dispatch, values in try dispatch.read { db in try handler(dispatch.context, db, repeat each values.all) } }
     }
 
     /// A page read in one transaction that sometimes leaves a mark: the read answers the reply and,
@@ -121,36 +143,29 @@ extension Router where Handler == Route {
         _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> (Reply, mark: Mark?),
         thenMarking keep: @escaping @Sendable (RequestContext, Database, Mark) throws -> Void
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenMark) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            let (reply, mark) = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
+        register(endpoint, .readThenMark) { dispatch, values in
+            let (reply, mark) = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values.all) }
             if let mark {
                 do { try dispatch.database.write { db in try keep(dispatch.context, db, mark) } } catch where StorageFull.matches(error) {}
             }
             return dispatch.render(reply)
-        })
+        }
     }
 
     /// A page kept whole between requests (see `RequestContext.cachedPage`) under the key `cacheKey` gives.
     mutating func read<each P>(_ endpoint: Endpoint<repeat each P>, cachedAs cacheKey: @escaping @Sendable (RequestContext, repeat each P) -> String,
                                _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .read) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            return try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values)) {
-                let reply = try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values) }
-                return dispatch.render(reply)
+        register(endpoint, .read) { dispatch, values in
+            try dispatch.context.cachedPage(cacheKey(dispatch.context, repeat each values.all)) {
+                try dispatch.read { db in try handler(dispatch.context, db, repeat each values.all) }
             }
-        })
+        }
     }
 
     /// A route that writes: one write transaction (which may read first), then the reply is rendered.
     mutating func write<each P>(_ endpoint: Endpoint<repeat each P>,
                                 _ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Reply) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            let reply = try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values) }
-            return dispatch.render(reply)
-        })
+        register(endpoint, .write) { dispatch, values in try dispatch.write { db in try handler(dispatch.context, db, repeat each values.all) } }
     }
 
     /// A write that needs slow work first, done on a pool before the transaction opens: an upload
@@ -160,17 +175,13 @@ extension Router where Handler == Route {
         _ prepare: @escaping @Sendable (RequestContext, repeat each P) throws -> Step<Prepared>,
         _ handler: @escaping @Sendable (RequestContext, Database, Prepared, repeat each P) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .write) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            return dispatch.later(on: slow) {
-                switch try prepare(dispatch.context, repeat each values) {
-                case .reply(let reply): return dispatch.render(reply)
-                case .next(let prepared):
-                    let reply = try dispatch.database.write { db in try handler(dispatch.context, db, prepared, repeat each values) }
-                    return dispatch.render(reply)
+        register(endpoint, .write) { dispatch, values in
+            dispatch.later(on: slow) {
+                try dispatch.then(try prepare(dispatch.context, repeat each values.all)) { prepared in
+                    try dispatch.write { db in try handler(dispatch.context, db, prepared, repeat each values.all) }
                 }
             }
-        })
+        }
     }
 
     /// Logins and password changes: a read, a password check on the hashing pool holding no
@@ -181,28 +192,21 @@ extension Router where Handler == Route {
         check: @escaping @Sendable (RequestContext, Found) throws -> Step<Checked>,
         write: @escaping @Sendable (RequestContext, Database, Checked) throws -> Reply
     ) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .readThenWrite) { dispatch in
-            guard let values = endpoint.parameters(dispatch.context.request.pathParameters) else { return nil }
-            let found = try dispatch.database.read { db in try read(dispatch.context, db, repeat each values) }
-            switch found {
-            case .reply(let reply): return dispatch.render(reply)
-            case .next(let value): return dispatch.later(on: .passwordHashing) {
-                switch try check(dispatch.context, value) {
-                case .reply(let reply): return dispatch.render(reply)
-                case .next(let checked):
-                    let reply = try dispatch.database.write { db in try write(dispatch.context, db, checked) }
-                    return dispatch.render(reply)
+        register(endpoint, .readThenWrite) { dispatch, values in
+            try dispatch.then(try dispatch.database.read { db in try read(dispatch.context, db, repeat each values.all) }) { found in
+                dispatch.later(on: .passwordHashing) {
+                    try dispatch.then(try check(dispatch.context, found)) { checked in
+                        try dispatch.write { db in try write(dispatch.context, db, checked) }
+                    }
                 }
             }
-            }
-        })
+        }
     }
+}
 
-    // MARK: Transitional: string patterns whose handlers open their own accesses
-
-    mutating func legacy<each P>(_ endpoint: Endpoint<repeat each P>, _ handler: @escaping App.Handler) {
-        add(endpoint.method, endpoint.pattern, Route(endpoint, database: .legacy) { dispatch in
-            try handler(dispatch.context)
-        })
-    }
+/// A feature's routes and the templates its pages name, listed once in `App.features`: `add(to:)`
+/// registers every route of the feature, and a template missing from `templates` stops the start.
+protocol Feature {
+    static var templates: [String] { get }
+    static func add(to router: inout Router<Route>)
 }

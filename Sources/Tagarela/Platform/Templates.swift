@@ -109,7 +109,13 @@ public struct Templates: Sendable {
     }
 
     /// Renders `name` with its texts in `locale` when the templates were loaded with the catalogues.
+    /// Every render of the app comes here, and none may happen while a database access is open on
+    /// the thread (a page rendered holding SQLite's one writer makes every other write wait): a handler
+    /// returns a `Reply` and `Piece`s, rendered after its access ended. A render inside one is a bug
+    /// that stops the process, in the tests first (`RenderOutsideAccessTests`).
     public func render(_ name: String, _ context: Any, in locale: AppLocale? = nil) -> String {
+        precondition(Self.mayRenderOnThisThread,
+                     "template \(name) rendered while a database access is open: return a Reply or a Piece, rendered after it")
         let templates = locale.flatMap { localized[$0] } ?? templates
         guard let html = templates.render(name, context) else {
             preconditionFailure("template \(name) is checked at start")
@@ -117,6 +123,9 @@ public struct Templates: Sendable {
         reference?.compare(html, name, context, in: locale)
         return html
     }
+
+    /// Whether a template may be rendered on this thread now: not while a `DatabaseScope` access is open on it.
+    static var mayRenderOnThisThread: Bool { !DatabaseScope.isOpenOnThisThread }
 
     /// The same parses with a comparison of its own: apps of one process may share the parsing (the
     /// tests start hundreds), each keeping its own `differences`.

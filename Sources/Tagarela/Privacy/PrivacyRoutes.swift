@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The patient's rights over their data: see what is held, download it all, ask for its erasure; and
 /// the administrator's decision on each request.
-enum PrivacyRoutes {
+enum PrivacyRoutes: Feature {
     static let templates = ["privacy/show", "privacy/archive", "privacy/erasures"]
 
     static func add(to router: inout Router<Route>) {

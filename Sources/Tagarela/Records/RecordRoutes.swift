@@ -3,7 +3,7 @@ import GRDB
 import HTTPServer
 
 /// The progress report. A write: opening it is an export of health data, audited in the same access.
-enum RecordRoutes {
+enum RecordRoutes: Feature {
     static let templates = ["records/report"]
 
     static func add(to router: inout Router<Route>) {

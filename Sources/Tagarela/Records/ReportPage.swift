@@ -62,7 +62,7 @@ struct ReportPage: PageModel {
         audiences = choosesAudience ? OverviewQueries.Audience.allCases.map {
             SelectOption(value: $0.rawValue, label: t["report_audience_choice_\($0.rawValue)"], isSelected: $0 == audience)
         } : []
-        let today = ISODate.string(context.now, timeZone: context.configuration.timeZone)
+        let today = context.today
         about = [person.patient.birthDate.flatMap { ISODate.age(birthDate: $0, today: today) }.map { t("age_years", ["years": "\($0)"]) },
                  person.patient.diagnosis.isEmpty ? nil : person.patient.diagnosis].compactMap { $0 }.joined(separator: " · ")
         periodText = t("report_progress_period", ["from": format.longDate(iso: period.from), "to": format.longDate(iso: period.to)])

@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// The public pages: home, about, and the health check used by load balancers and benchmarks.
-enum SiteRoutes {
+enum SiteRoutes: Feature {
     static let templates = ["site/home", "site/about", "site/offline"]
 
     static func add(to router: inout Router<Route>) {
@@ -31,15 +31,4 @@ enum SiteRoutes {
     @Sendable static func showAbout(_ context: RequestContext) -> Reply {
         .page("site/about", title: "about_title", AboutPage())
     }
-}
-
-struct HomePage: PageModel {
-    let today: String
-    let loginURL = AccountsEndpoints.showLogin.path()
-}
-
-struct AboutPage: PageModel {}
-
-struct OfflinePage: PageModel {
-    let homeURL = DashboardEndpoints.patient.path()
 }
