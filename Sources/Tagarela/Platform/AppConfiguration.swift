@@ -30,6 +30,10 @@ public struct AppConfiguration: Sendable {
     /// The address people open Tagarela at (`https://clinica.example`), which invitation and reset links
     /// start with; nil: `http://localhost:<port>`. Never the request's `Host` header, which anyone sends.
     public var siteURL: String?
+    /// Set on a node serving a tenant's read-only replica (`Tenants/`): the address of its primary. The
+    /// database is opened read-only and never migrated; Litestream keeps it up to date.
+    public var primaryURL: String?
+    var isReadOnlyReplica: Bool { primaryURL != nil }
 
     /// Where links sent outside the app (invitations, resets) begin, without a trailing slash.
     var linkBase: String {
