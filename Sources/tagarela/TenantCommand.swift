@@ -24,19 +24,29 @@ struct AddTenant: AsyncParsableCommand {
     @Option(name: .customLong("host"), help: "A host name it is opened at (repeat for several).") var hosts: [String]
     @Option(help: "Its data folder (e.g. one `tagarela restore` rebuilt). Default: tenants/<name> in the node's folder.")
     var tenantData: String?
+    @Option(help: """
+        Serve it read-only from a replica kept up to date by deploy/region/replica-refresh in its data folder; \
+        pages that write are refused with a link to this address of the primary (e.g. https://clinica.example).
+        """)
+    var primary: String?
 
     func run() async throws {
         let file = TenantFile(nodeDataDirectory: locations.data)
         var registry = try file.read()
-        let tenant = Tenant(name: name, hosts: hosts, dataDirectory: tenantData.map(absolute) ?? "tenants/\(name)")
+        let tenant = Tenant(name: name, hosts: hosts, dataDirectory: tenantData.map(absolute) ?? "tenants/\(name)", primary: primary)
         do { try registry.add(tenant) } catch { throw ValidationError(error.description) }
         var configuration = locations.appConfiguration
         configuration.dataDirectory = file.dataDirectory(of: tenant)
-        try Restoring.refuseIfInProgress(configuration)
-        let migrated = try AppDatabase.migrate(configuration)
+        // A replica's database is Litestream's to write: the node opens it read-only and never migrates it.
+        let migrated = tenant.isReplica ? [] : try migrateFirst(configuration)
         try file.write(registry)
         print("Tenant \(name) added: \(tenant.hosts.joined(separator: ", ")) → \(configuration.dataDirectory)"
-              + (migrated.isEmpty ? "" : " (new database)"))
+              + (migrated.isEmpty ? "" : " (new database)") + (tenant.primary.map { ", read-only replica of \($0)" } ?? ""))
+    }
+
+    private func migrateFirst(_ configuration: AppConfiguration) throws -> [String] {
+        try Restoring.refuseIfInProgress(configuration)
+        return try AppDatabase.migrate(configuration)
     }
 
     private func absolute(_ path: String) -> String {
@@ -56,7 +66,8 @@ struct ListTenants: AsyncParsableCommand {
             return
         }
         for tenant in try file.read().tenants {
-            print("\(tenant.name)\t\(tenant.hosts.joined(separator: ","))\t\(file.dataDirectory(of: tenant))")
+            print("\(tenant.name)\t\(tenant.hosts.joined(separator: ","))\t\(file.dataDirectory(of: tenant))"
+                  + (tenant.primary.map { "\tprimary=\($0)" } ?? ""))
         }
     }
 }

@@ -100,6 +100,35 @@ final class TenantTestNode {
     }
 }
 
+@Suite struct ReadOnlyReplicaRulesTests {
+    @Test func aReplicaLineKeepsItsPrimaryAndABadPrimaryIsRefused() throws {
+        var registry = TenantRegistry()
+        try registry.add(Tenant(name: "a-reports", hosts: ["reports.a.example"], dataDirectory: "replicas/a",
+                                primary: "https://a.example/"))
+        let read = try TenantRegistry.parse(registry.text)
+        #expect(read == registry)
+        #expect(read.tenants[0].primary == "https://a.example")
+        #expect(read.tenants[0].isReplica)
+        #expect(throws: TenantRegistry.Invalid.self) {
+            try registry.add(Tenant(name: "b", hosts: ["b.example"], dataDirectory: "b", primary: "ftp://b.example"))
+        }
+        #expect(throws: TenantRegistry.Invalid.self) { try TenantRegistry.parse("a a.example a other=http://x\n") }
+    }
+
+    @Test func theRefusalLinksToTheFormsPageOnThePrimaryAndNeverElsewhere() {
+        var headers = Headers()
+        headers["Host"] = "a.example:8091"
+        headers["Referer"] = "http://a.example:8091/patients/7/observations?x=1"
+        let post = Request(method: .post, path: "/patients/7/observations", headers: headers)
+        #expect(ReadOnlyReplica.primaryLink(for: post, primary: "http://a.example:8090") == "http://a.example:8090/patients/7/observations?x=1")
+        headers["Referer"] = "https://elsewhere.example/phish"
+        let foreign = Request(method: .post, path: "/login", headers: headers)
+        #expect(ReadOnlyReplica.primaryLink(for: foreign, primary: "http://a.example:8090") == "http://a.example:8090/")
+        let get = Request(method: .get, path: "/patients/7/report", headers: headers)
+        #expect(ReadOnlyReplica.primaryLink(for: get, primary: "http://a.example:8090") == "http://a.example:8090/patients/7/report")
+    }
+}
+
 @Suite(.serialized) struct TenantTests {
     /// Every GET route × the records of the other tenant's database × three roles, asked of tenant alpha
     /// by people signed in to alpha: the other tenant's people and boards carry a marker in their names,

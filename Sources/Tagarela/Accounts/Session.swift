@@ -163,7 +163,7 @@ enum SessionStore {
         guard isLive(found, at: now, policy: policy) else {
             do {
                 _ = try pool.write { db in try Session.deleteOne(db, key: found.session.id) }
-            } catch where StorageFull.matches(error) {}  // refused all the same; deleted on a later sight
+            } catch where StorageFull.matches(error) || ReadOnlyReplica.refusedWrite(error) {}  // refused all the same; deleted on a later sight
             return nil
         }
         guard needsTouch(found, at: now, policy: policy) else { return (found, extra) }
@@ -190,7 +190,7 @@ enum SessionStore {
         guard touches.note(signedIn.session.id!, at: now) else { return }
         do {
             try touches.flush(pool)
-        } catch where StorageFull.matches(error) {}
+        } catch where StorageFull.matches(error) || ReadOnlyReplica.refusedWrite(error) {}  // a replica keeps touches in memory
     }
 
     static func end(token: String, _ db: Database) throws {

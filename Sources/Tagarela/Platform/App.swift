@@ -118,10 +118,15 @@ public final class App: Responder {
             throw StartupError.missingResources(configuration.resourcesDirectory)
         }
         try configuration.prepareDirectories()
-        let database = try AppDatabase.open(at: configuration.databasePath, trace: configuration.statementTrace)
-        try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
+        let database = try AppDatabase.open(at: configuration.databasePath, readOnly: configuration.isReadOnlyReplica,
+                                            trace: configuration.statementTrace)
+        if !configuration.isReadOnlyReplica {  // a replica has what its primary prepared
+            try await database.write { try TapDays.prepare($0, timeZone: configuration.timeZone, now: clock()) }
+        }
         let keptFailures = try await database.read { try LoginFailures.live(now: clock(), $0) }
-        try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
+        if !configuration.isReadOnlyReplica {
+            try FoodCatalogue.load(from: configuration.resourcesDirectory + "/Data/foods.json", into: database)
+        }
         let loaded: Resources
         if let resources {
             loaded = Resources(catalogues: resources.catalogues, staticFiles: resources.staticFiles, assets: resources.assets,

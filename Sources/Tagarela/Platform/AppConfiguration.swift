@@ -33,6 +33,11 @@ public struct AppConfiguration: Sendable {
     /// Tests only: voices (`SpeechVoice` names) treated as not installed, as on a machine without them.
     public var voicesLeftOut: Set<String> = []
 
+    /// Set on a node serving a tenant's read-only replica (`Tenants/`): the address of its primary. The
+    /// database is opened read-only and never migrated; Litestream keeps it up to date.
+    public var primaryURL: String?
+    var isReadOnlyReplica: Bool { primaryURL != nil }
+
     /// Where links sent outside the app (invitations, resets) begin, without a trailing slash.
     var linkBase: String {
         let base = siteURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? ""

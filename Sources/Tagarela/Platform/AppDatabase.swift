@@ -5,14 +5,17 @@ import GRDB
 public enum AppDatabase {
     /// Opens the database in WAL mode with foreign keys on, and brings its schema up to date.
     /// `trace` (tests) is given the SQL of every statement run.
-    public static func open(at path: String, migrate: Bool = true, trace: (@Sendable (String) -> Void)? = nil) throws -> DatabasePool {
+    /// `readOnly`: a replica restored by Litestream (deploy/region/replica-refresh), opened without migrating.
+    public static func open(at path: String, migrate: Bool = true, readOnly: Bool = false,
+                            trace: (@Sendable (String) -> Void)? = nil) throws -> DatabasePool {
         var configuration = Configuration()
+        configuration.readonly = readOnly
         // A concurrent `tagarela migrate` or `backup` must wait for a writer, not fail.
         configuration.busyMode = .timeout(5)
         configuration.maximumReaderCount = 8
         configuration.prepareDatabase { db in
             // FULL: a commit survives a power cut, not only a killed process.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = FULL") }
             // Pages kept per connection, 5 MiB where SQLite's default is 2: a worklist of 500 patients
             // touches more index pages than that, and read them from the file again on every load (pread
             // was 8 % of that page). 16 MiB ran no faster and, at ten times the clinic, took resident
@@ -29,7 +32,7 @@ public enum AppDatabase {
             }
         }
         let pool = try DatabasePool(path: path, configuration: configuration)
-        if migrate { try Migrations.migrator.migrate(pool) }
+        if migrate && !readOnly { try Migrations.migrator.migrate(pool) }
         return pool
     }
 

@@ -14,18 +14,20 @@ public final class TenantNode: Responder, Sendable {
     let base: AppConfiguration
     let logger: Logger
     let clock: @Sendable () -> Date
-    let notServed: NotServedPage
+    let pages: TenantPages
     private let state = Mutex(Running())
     private let watcher = Mutex<Task<Void, Never>?>(nil)
 
     struct Running {
-        var byHost: [String: App] = [:]
+        var byHost: [String: (tenant: Tenant, app: App)] = [:]
         var byName: [String: (tenant: Tenant, app: App)] = [:]
         /// The registry file last read, by inode and modification time.
         var readVersion: FileVersion?
         var wanted = TenantRegistry()
         /// The last failure to start each tenant, logged once.
         var failures: [String: String] = [:]
+        /// The database file each replica tenant's `App` opened: a newer restored copy has another inode.
+        var replicaFiles: [String: FileVersion] = [:]
     }
 
     struct FileVersion: Equatable {
@@ -40,17 +42,17 @@ public final class TenantNode: Responder, Sendable {
                             clock: @escaping @Sendable () -> Date = Date.init) async throws -> TenantNode {
         try FileManager.default.createDirectory(atPath: base.uploadsDirectory, withIntermediateDirectories: true)
         let node = TenantNode(file: TenantFile(nodeDataDirectory: base.dataDirectory), base: base, logger: logger, clock: clock,
-                              notServed: try await NotServedPage.load(base))
+                              pages: try await TenantPages.load(base))
         await node.reload()
         return node
     }
 
-    init(file: TenantFile, base: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date, notServed: NotServedPage) {
+    init(file: TenantFile, base: AppConfiguration, logger: Logger, clock: @escaping @Sendable () -> Date, pages: TenantPages) {
         self.file = file
         self.base = base
         self.logger = logger
         self.clock = clock
-        self.notServed = notServed
+        self.pages = pages
     }
 
     /// The configuration a tenant's `App` starts with.
@@ -61,13 +63,16 @@ public final class TenantNode: Responder, Sendable {
         configuration.siteURL = (base.secureCookies ? "https://" : "http://") + tenant.hosts[0]
         configuration.pictogramsDirectory = base.pictogramsDirectory ?? base.dataDirectory + "/pictograms"
         configuration.passwordsDirectory = base.passwordsDirectory ?? base.dataDirectory + "/passwords"
+        configuration.primaryURL = tenant.primary
         return configuration
     }
 
     /// The tenants serving now, by name (tests and `/healthz`).
     public var apps: [String: App] { state.withLock { $0.byName.mapValues { $0.app } } }
 
-    func app(forHost host: String?) -> App? {
+    func app(forHost host: String?) -> App? { served(forHost: host)?.app }
+
+    func served(forHost host: String?) -> (tenant: Tenant, app: App)? {
         let host = Tenant.normalizedHost(host ?? "")
         return state.withLock { $0.byHost[host] }
     }
@@ -87,9 +92,15 @@ public final class TenantNode: Responder, Sendable {
                 return
             }
         }
-        let (wanted, running) = state.withLock { ($0.wanted, $0.byName.mapValues { $0.tenant }) }
+        let (wanted, running, replicaFiles) = state.withLock { ($0.wanted, $0.byName.mapValues { $0.tenant }, $0.replicaFiles) }
         for (name, tenant) in running where wanted.tenant(named: name) != tenant {
             stop(name)
+        }
+        // A replica is refreshed by restoring a newer copy beside it and pointing `db` at it
+        // (deploy/region/replica-refresh): the App still reading the old one gives way to one on the new.
+        for (name, tenant) in running where tenant.isReplica && wanted.tenant(named: name) == tenant {
+            let now = Self.version(of: configuration(of: tenant).databasePath)
+            if let now, let opened = replicaFiles[name], now.inode != opened.inode { await start(tenant) }
         }
         for tenant in wanted.tenants where running[tenant.name] != tenant {
             await start(tenant)
@@ -102,12 +113,17 @@ public final class TenantNode: Responder, Sendable {
             try Restoring.refuseIfInProgress(configuration)
             var tenantLogger = logger
             tenantLogger[metadataKey: "tenant"] = "\(tenant.name)"
+            let opened = Self.version(of: configuration.databasePath)
             let app = try await App.make(configuration, logger: tenantLogger, clock: clock)
-            state.withLock { state in
+            let replaced = state.withLock { state -> App? in
+                let replaced = state.byName[tenant.name]?.app
                 state.byName[tenant.name] = (tenant, app)
-                for host in tenant.hosts { state.byHost[host] = app }
+                for host in tenant.hosts { state.byHost[host] = (tenant, app) }
+                if tenant.isReplica { state.replicaFiles[tenant.name] = opened }
                 state.failures[tenant.name] = nil
+                return replaced
             }
+            replaced?.saveBeforeExit()  // a replica's older copy: requests in flight keep it until they answer
             logger.notice("tenant \(tenant.name) serves \(tenant.hosts.joined(separator: ", ")) from \(configuration.dataDirectory)")
         } catch {
             let message = "\(error)"
@@ -122,7 +138,8 @@ public final class TenantNode: Responder, Sendable {
     private func stop(_ name: String) {
         let stopped = state.withLock { state -> App? in
             guard let (tenant, app) = state.byName.removeValue(forKey: name) else { return nil }
-            for host in tenant.hosts where state.byHost[host] === app { state.byHost[host] = nil }
+            for host in tenant.hosts where state.byHost[host]?.app === app { state.byHost[host] = nil }
+            state.replicaFiles[name] = nil
             return app
         }
         // Requests in flight keep their `App`; the pool closes when the last of them has answered.
@@ -169,16 +186,22 @@ public final class TenantNode: Responder, Sendable {
     // MARK: Responder: every call goes to the tenant of the request's host.
 
     public func respond(to request: Request) -> Response {
-        app(forHost: request.headers["Host"])?.respond(to: request) ?? notServed.response(for: request)
+        guard let (tenant, app) = served(forHost: request.headers["Host"]) else { return pages.notServed(request) }
+        if let primary = tenant.primary, ReadOnlyReplica.writes(request, app) {
+            return pages.readOnly(request, primary: primary)
+        }
+        return app.respond(to: request)
     }
 
     public func immediateResponse(to request: Request) -> Response? {
-        guard let app = app(forHost: request.headers["Host"]) else {
+        guard let (tenant, app) = served(forHost: request.headers["Host"]) else {
             if request.method == .get, request.path == SiteEndpoints.health.pattern {
                 return .text("ok: \(apps.count) tenants\n")  // the node's own health, for a probe that names no tenant
             }
-            return notServed.response(for: request)
+            return pages.notServed(request)
         }
+        // A refused write is answered at once, before its upload or its turn at the writer is waited for.
+        if let primary = tenant.primary, ReadOnlyReplica.writes(request, app) { return pages.readOnly(request, primary: primary) }
         return app.immediateResponse(to: request)
     }
 
@@ -187,45 +210,7 @@ public final class TenantNode: Responder, Sendable {
     }
 
     public func errorResponse(_ status: Status, for request: Request) -> Response {
-        app(forHost: request.headers["Host"])?.errorResponse(status, for: request) ?? notServed.response(for: request)
+        app(forHost: request.headers["Host"])?.errorResponse(status, for: request) ?? pages.notServed(request)
     }
 }
 
-/// The page for a host this node does not serve: the stylesheet and no link (each would lead back here), in
-/// the browser's language, saying which address was asked for. Nothing of any tenant is read to make it.
-struct NotServedPage: Sendable {
-    let templates: Templates
-    let catalogues: Catalogues
-    let staticFiles: StaticFiles
-    let assets: Assets
-
-    struct Model: Sendable {
-        let code: Int
-        let host: String
-        let message: String
-        let hint: String
-    }
-
-    static func load(_ configuration: AppConfiguration) async throws -> NotServedPage {
-        let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
-        let staticFiles = try StaticFiles(root: configuration.publicDirectory)
-        let assets = Assets(staticFiles)
-        let templates = try await Templates.load(
-            from: configuration.templatesDirectory, required: ["tenants/not-served"], catalogues: catalogues,
-            constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 })
-        return NotServedPage(templates: templates, catalogues: catalogues, staticFiles: staticFiles, assets: assets)
-    }
-
-    func response(for request: Request) -> Response {
-        if let file = staticFiles.response(for: request) { return App.withSecurityHeaders(file) }
-        let locale = AppLocale.negotiate(userSetting: request.cookies[App.languageCookie].flatMap(AppLocale.init(rawValue:)),
-                                         acceptLanguage: request.headers["Accept-Language"])
-        let t = catalogues.translator(for: locale)
-        let host = Tenant.normalizedHost(request.headers["Host"] ?? "")
-        let model = Model(code: 404, host: host, message: t["tenants_not_served_message"], hint: t["tenants_not_served_hint"])
-        let page = PageContext(model: model, translator: t, assets: assets, pageTitle: t["tenants_not_served_title"], chrome: PageChrome())
-        var response = Response.html(templates.render("tenants/not-served", page, in: locale), status: .notFound)
-        response.headers["Cache-Control"] = "no-store"
-        return App.withSecurityHeaders(response)
-    }
-}

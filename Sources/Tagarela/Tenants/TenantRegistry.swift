@@ -7,12 +7,18 @@ public struct Tenant: Sendable, Equatable {
     public let hosts: [String]
     /// As written in the registry: absolute, or relative to the registry's folder.
     public let dataDirectory: String
+    /// Set when this node serves a read-only replica of the tenant (a copy Litestream keeps up to date,
+    /// deploy/region/replica-refresh): the address of the primary, where every page that writes is sent.
+    public let primary: String?
 
-    public init(name: String, hosts: [String], dataDirectory: String) {
+    public init(name: String, hosts: [String], dataDirectory: String, primary: String? = nil) {
         self.name = name
         self.hosts = hosts.map(Tenant.normalizedHost)
         self.dataDirectory = dataDirectory
+        self.primary = primary.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
     }
+
+    public var isReplica: Bool { primary != nil }
 
     /// A Host header as the registry keeps it: lower case, without a port or a final dot.
     public static func normalizedHost(_ host: String) -> String {
@@ -31,7 +37,9 @@ public struct Tenant: Sendable, Equatable {
 ///
 ///     # name      hosts (comma-separated)              data folder
 ///     clinica-a   clinica-a.example,a.localhost        tenants/clinica-a
+///     clinica-b   reports.clinica-b.example            replicas/clinica-b   primary=https://clinica-b.example
 ///
+/// A fourth word `primary=URL` makes the line a read-only replica of a tenant whose primary is at URL.
 /// The file's presence makes `tagarela serve` a multi-tenant node; without it the node serves its data
 /// folder alone, on every host, as it always did. Pure: reading and writing the file is `TenantFile`'s.
 public struct TenantRegistry: Sendable, Equatable {
@@ -49,12 +57,12 @@ public struct TenantRegistry: Sendable, Equatable {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             if words.isEmpty { continue }
-            guard words.count == 3 else {
-                throw Invalid(description: "line \(index + 1): expected `name hosts data-folder`, found \(words.count) words")
+            guard words.count == 3 || (words.count == 4 && words[3].hasPrefix(Self.primaryPrefix)) else {
+                throw Invalid(description: "line \(index + 1): expected `name hosts data-folder [primary=URL]`, found: \(words.joined(separator: " "))")
             }
             do {
                 try registry.add(Tenant(name: words[0], hosts: words[1].split(separator: ",").map(String.init),
-                                        dataDirectory: words[2]))
+                                        dataDirectory: words[2], primary: words.count == 4 ? String(words[3].dropFirst(Self.primaryPrefix.count)) : nil))
             } catch {
                 throw Invalid(description: "line \(index + 1): \(error.description)")
             }
@@ -65,8 +73,12 @@ public struct TenantRegistry: Sendable, Equatable {
     public var text: String {
         let header = "# Tenants of this node: name, hosts (comma-separated), data folder (relative to this file's folder).\n"
             + "# Managed by `tagarela tenant add|remove`; a running server reads it again within a second.\n"
-        return header + tenants.map { "\($0.name) \($0.hosts.joined(separator: ",")) \($0.dataDirectory)\n" }.joined()
+        return header + tenants.map {
+            "\($0.name) \($0.hosts.joined(separator: ",")) \($0.dataDirectory)" + ($0.primary.map { " \(Self.primaryPrefix)\($0)" } ?? "") + "\n"
+        }.joined()
     }
+
+    static let primaryPrefix = "primary="
 
     public func tenant(named name: String) -> Tenant? { tenants.first { $0.name == name } }
 
@@ -85,6 +97,12 @@ public struct TenantRegistry: Sendable, Equatable {
         }
         guard !tenant.dataDirectory.isEmpty, !tenant.dataDirectory.contains(where: \.isWhitespace) else {
             throw Invalid(description: "a data folder without spaces is needed: \(tenant.dataDirectory)")
+        }
+        if let primary = tenant.primary {
+            guard let url = URL(string: primary), ["http", "https"].contains(url.scheme ?? ""), url.host != nil,
+                  !primary.contains(where: \.isWhitespace) else {
+                throw Invalid(description: "a replica's primary is an address like https://clinica.example: \(primary)")
+            }
         }
         guard self.tenant(named: tenant.name) == nil else { throw Invalid(description: "a tenant \(tenant.name) already exists") }
         for host in tenant.hosts {
