@@ -206,6 +206,8 @@ import Testing
 
         let warnings = record.warningList
         #expect(warnings.filter { $0.kind == .brokenLink }.count == 37)
+        #expect(warnings.filter { $0.kind == .missingImage }.count == 168, "every placed button's picture path is absent")
+        #expect(warnings.prefix(39).allSatisfy { $0.kind != .missingImage }, "what was left out comes first")
         #expect(warnings.first == OBFWarning(kind: .brokenLink, board: "Quick Core 112", button: "me", id: "board_1_471.obf"))
         #expect(warnings.contains(OBFWarning(kind: .action, board: "Keyboard", button: "space", id: ":space")))
         #expect(warnings.contains(OBFWarning(kind: .hidden, board: "Keyboard", button: "emoji", id: "1")))
