@@ -115,7 +115,8 @@ import Testing
 
     /// Other apps' exports kept in Tests/Fixtures/obf-apps: each imports whole, and a Tagarela export of it
     /// imports again to the same grid, labels and links. (size, the first cell as `grid` prints it, cells)
-    @Test(arguments: [("coughdrop-projectcore-36.obf", 6, 6, "like|like|", 36)])
+    @Test(arguments: [("coughdrop-projectcore-36.obf", 6, 6, "like|like|", 36),
+                      ("coughdrop-proyecto-core-36-es.obf", 6, 6, "como|como|", 36)])
     func anotherAppsBoardImportsAndItsReExportReimportsTheSame(_ fixture: (String, Int, Int, String, Int)) async throws {
         let (file, rows, columns, first, count) = fixture
         let test = try await TestApp()
@@ -142,6 +143,92 @@ import Testing
             let copy = try #require(try test.read { try Plan.filter(Column("id") > middle).order(Column("id")).fetchOne($0) })
             #expect(copy.rows == rows && copy.columns == columns, "\(format)")
             #expect(try grid(test, plan: copy.id!) == original, "\(format): same grid, labels and links")
+        }
+    }
+
+    /// CoughDrop's Spanish Universal Core keeps its Mulberry pictures inline as SVG `data` (the others,
+    /// non-commercial, were taken out of the fixture and are left with their `url`): those six are the board's
+    /// own pictures, drawn safely, and the words sit where CoughDrop put them.
+    @Test func theSpanishCoreKeepsItsOwnSVGPicturesAndItsPlaces() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let davi = try test.id(of: "Davi Alves")
+        let file = "coughdrop-proyecto-core-36-es.obf"
+        let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.apps + "/" + file)))
+        let imported = try ana.postMultipart("/patients/\(davi)/boards/import", fields: [],
+                                             files: [(field: "file", filename: file, contentType: "application/json", content: content)])
+        #expect(imported.status == 303, "\(imported.text.prefix(300))")
+        let record = try #require(try test.read { try OBFImportRecord.order(Column("id").desc).fetchOne($0) })
+        #expect(record.boards == 1 && record.buttons == 36)
+        #expect(record.images == 6, "más, mismo, arriba, en, en, dónde: their SVGs")
+        #expect(record.warningList.isEmpty, "\(record.warningList)")
+        let cells = try grid(test, plan: record.rootPlanId)
+        #expect(cells[5] == "más|más|" && cells[12] == "I|I|" && cells[30] == "dónde|dónde|" && cells[35] == "detener|detener|")
+        let pictures = try test.read { db in
+            try String.fetchAll(db, sql: """
+                SELECT s.name FROM planCell c JOIN symbol s ON s.id = c.symbolId
+                WHERE c.planId = ? AND s.imagePath IS NOT NULL ORDER BY c.position
+                """, arguments: [record.rootPlanId])
+        }
+        #expect(pictures == ["más", "mismo", "arriba", "en", "en", "dónde"], "\(pictures)")
+    }
+
+    /// A Parrot (openboard_wrapper) package of OpenAAC's Quick Core 112, shared without its `images/`
+    /// folder and with 5 of its 78 boards: an 11 × 16 home board whose folders open the boards the file
+    /// holds, and whose 37 other folders, pictures and `:space` key are listed on the result page.
+    @Test func parrotsQuickCoreImportsWithItsLinksAndListsWhatItLeftOut() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let davi = try test.id(of: "Davi Alves")
+        let file = "parrot-quick-core-112.obz"
+        let content = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.apps + "/" + file)))
+        let before = try test.read { try Int64.fetchOne($0, sql: "SELECT coalesce(max(id), 0) FROM plan") }!
+        let imported = try ana.postMultipart("/patients/\(davi)/boards/import", fields: [],
+                                             files: [(field: "file", filename: file, contentType: "application/zip", content: content)])
+        #expect(imported.status == 303, "\(imported.text.prefix(300))")
+        let record = try #require(try test.read { try OBFImportRecord.order(Column("id").desc).fetchOne($0) })
+        #expect(record.boards == 5 && record.images == 0)
+        let plans = try test.read { try Plan.filter(Column("id") > before).order(Column("id")).fetchAll($0) }
+        #expect(plans.first?.name == "Quick Core 112", "the manifest's root first")
+        #expect(Set(plans.map(\.name)) == ["Quick Core 112", "Core 112 - drink", "Core 112 - More Animals", "Keyboard", "Numbers"])
+        let root = try #require(plans.first { $0.name == "Quick Core 112" })
+        #expect(root.rows == 11 && root.columns == 16)
+        let home = try grid(test, plan: root.id!)
+        #expect(home.count == 91)
+        #expect(home[0] == "I|I|" && home[2] == "my|my|" && home[6] == "like|like|")
+        #expect(home[1] == "me|me|", "its board is not in the file: a word")
+        #expect(home[23]?.hasSuffix("|Core 112 - drink") == true && home[76]?.hasSuffix("|Core 112 - More Animals") == true)
+        #expect(home[105]?.hasSuffix("|Keyboard") == true, "a folder with an action stays a folder")
+        let keyboard = try #require(plans.first { $0.name == "Keyboard" })
+        let keys = try grid(test, plan: keyboard.id!)
+        #expect(keyboard.rows == 3 && keyboard.columns == 10 && keys[0] == "q|q|" && keys[19]?.hasSuffix("|Numbers") == true)
+        #expect(keys[20] == "shift|shift|" && keys[28] == nil && keys[29] == nil, "space and the hidden emoji key are left out")
+
+        let warnings = record.warningList
+        #expect(warnings.filter { $0.kind == .brokenLink }.count == 37)
+        #expect(warnings.filter { $0.kind == .missingImage }.count == 168, "every placed button's picture path is absent")
+        #expect(warnings.prefix(39).allSatisfy { $0.kind != .missingImage }, "what was left out comes first")
+        #expect(warnings.first == OBFWarning(kind: .brokenLink, board: "Quick Core 112", button: "me", id: "board_1_471.obf"))
+        #expect(warnings.contains(OBFWarning(kind: .action, board: "Keyboard", button: "space", id: ":space")))
+        #expect(warnings.contains(OBFWarning(kind: .hidden, board: "Keyboard", button: "emoji", id: "1")))
+        #expect(warnings.contains(OBFWarning(kind: .missingImage, board: "Quick Core 112", button: "I",
+                                             id: "images/image_1_5581_0ace054282ba8edf47f00549.png")))
+        let page = try ana.get(try #require(imported.header("Location")))
+        #expect(page.text.contains("board_1_471.obf"), "the result page names the board a folder opened")
+
+        let exported = try ana.get("/plans/\(root.id!)/export.obz")
+        #expect(exported.status == 200)
+        let middle = try test.read { try Int64.fetchOne($0, sql: "SELECT max(id) FROM plan") }!
+        let again = try ana.postMultipart("/patients/\(davi)/boards/import", fields: [],
+                                          files: [(field: "file", filename: "again.obz", contentType: "application/zip", content: exported.body)])
+        #expect(again.status == 303, "\(again.text.prefix(300))")
+        let copies = try test.read { try Plan.filter(Column("id") > middle).order(Column("id")).fetchAll($0) }
+        #expect(Set(copies.map(\.name)) == Set(plans.map(\.name)))
+        for plan in plans {
+            let copy = try #require(copies.first { $0.name == plan.name })
+            #expect(copy.rows == plan.rows && copy.columns == plan.columns, "\(plan.name)")
+            let (before, after) = (try grid(test, plan: plan.id!), try grid(test, plan: copy.id!))
+            #expect(after == before, "\(plan.name): same grid, labels and links: \(before.filter { after[$0.key] != $0.value }) → \(after.filter { before[$0.key] != $0.value })")
         }
     }
 

@@ -60,7 +60,15 @@ import Testing
 
     static func expected(_ file: String) throws -> Counts {
         var counts = Counts()
-        for board in try boards(in: samples + "/" + file) {
+        let inFile = try boards(in: samples + "/" + file)
+        // A folder to a board the file does not hold (by path, else by id) stays a word and is listed.
+        var known = Set(inFile.compactMap { text($0["id"]) })
+        if file.hasSuffix(".obz") {
+            let manifest = try object(try unzip(samples + "/" + file, "manifest.json"))
+            known.formUnion(((manifest["paths"] as? [String: Any])?["boards"] as? [String: String] ?? [:]).values)
+            if let root = manifest["root"] as? String { known.insert(root) }
+        }
+        for board in inFile {
             counts.boards += 1
             func byID(_ key: String) -> [String: [String: Any]] {
                 Dictionary((board[key] as? [[String: Any]] ?? []).compactMap { item in text(item["id"]).map { ($0, item) } },
@@ -79,6 +87,10 @@ import Testing
             }
             counts.missing += all.count - placed.count
             counts.buttons += placed.count
+            counts.missing += placed.filter { button in
+                guard let link = button["load_board"] as? [String: Any] else { return false }
+                return !known.contains(text(link["path"]) ?? "\u{0}") && !known.contains(text(link["id"]) ?? "\u{0}")
+            }.count
             var usedImages: Set<String> = [], usedSounds: Set<String> = []
             for button in placed {
                 for (key, table) in [("image_id", images), ("sound_id", sounds)] {
@@ -173,7 +185,8 @@ import Testing
         try JSONSerialization.data(withJSONObject: lone).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let comida = try OBFReader.read(file: path)
-        #expect(comida[0].warnings == [OBFWarning(kind: .missingSound, board: "Comida", button: "galleta", id: "nowhere")])
+        #expect(comida[0].warnings == [OBFWarning(kind: .missingSound, board: "Comida", button: "galleta", id: "nowhere"),
+                                       OBFWarning(kind: .brokenLink, board: "Comida", button: "más", id: "99")])
         #expect(comida[0].cells[0]?.sound == nil)
 
         // Through the page: imported, and the result lists the buttons without their picture.
@@ -184,7 +197,9 @@ import Testing
                                   content: [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.samples + "/lots_of_stuff.obz"))))
         #expect(response.status == 303)
         let page = try ana.get(response.header("Location")!)
-        #expect(page.text.contains("11 botões importados sem figura ou som, ou deixados de fora"))
+        #expect(page.text.contains("12 botões importados sem figura ou som, ou deixados de fora"))
+        #expect(page.text.contains("botão &#39;kitty&#39;: ele abre o quadro &#39;http://www.example.com/load_board&#39;, que não está no arquivo"),
+                "a folder to a board the file lacks is listed, named by its url")
         #expect(page.text.contains("a ação :clear já é um botão do próprio reprodutor"))
         #expect(page.text.contains("Quadro &#39;Lots of Stuff Board&#39;, botão &#39;kitty&#39;: não há figura &#39;i11&#39; no arquivo."))
     }

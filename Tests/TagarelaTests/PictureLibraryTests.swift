@@ -154,6 +154,33 @@ import Testing
         #expect(SVGPicture.looksLikeSVG(Data("<?xml version=\"1.0\"?>\n<!-- drawn by hand -->\n<svg width=\"4\">".utf8)))
     }
 
+    /// Illustrator's SVGs (the Mulberry symbols CoughDrop boards carry inline) declare their namespaces as
+    /// internal entities: plain text ones are written out and the DOCTYPE dropped; anything else is refused.
+    @Test func anIllustratorSVGsOwnEntitiesAreWrittenOutAndNothingElse() throws {
+        let illustrator = "<?xml version=\"1.0\" encoding=\"iso-8859-1\"?>\r\n<!-- Generator: Adobe Illustrator 12.0.1 -->\r\n"
+            + "<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd\" [\r\n"
+            + "\t<!ENTITY ns_svg \"http://www.w3.org/2000/svg\">\r\n\t<!ENTITY ns_xlink 'http://www.w3.org/1999/xlink'>\r\n]>\r\n"
+            + "<svg xmlns=\"&ns_svg;\" xmlns:xlink=\"&ns_xlink;\" width=\"4\"><text>a &amp; b</text></svg>"
+        #expect(SVGPicture.looksLikeSVG(Data(illustrator.utf8)))
+        let drawn = try #require(SVGPicture.sanitized(Data(illustrator.utf8)).flatMap { String(data: $0, encoding: .utf8) })
+        #expect(drawn.contains(#"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink""#), "\(drawn)")
+        #expect(!drawn.contains("DOCTYPE") && !drawn.contains("ENTITY") && drawn.contains("a &amp; b"))
+        #expect(SVGPicture.sanitized(Data(#"<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/x.dtd"><svg width="1"/>"#.utf8)) != nil,
+                "a DOCTYPE naming the DTD only is dropped")
+        for refused in [
+            #"<!DOCTYPE svg [<!ENTITY a "x"><!ENTITY b "&a;&a;&a;">]><svg>&b;</svg>"#,               // nesting
+            #"<!DOCTYPE svg [<!ENTITY % p "x"> %p;]><svg/>"#,                                      // a parameter entity
+            #"<!DOCTYPE svg [<!ENTITY x PUBLIC "-//x" "http://x/y">]><svg>&x;</svg>"#,                // an address
+            #"<!DOCTYPE svg [<!ENTITY x "<g/>">]><svg>&x;</svg>"#,                                    // markup
+            #"<!DOCTYPE svg [<!ELEMENT svg ANY>]><svg/>"#,                                             // another declaration
+            #"<!DOCTYPE html><svg/>"#,                                                                 // not an svg DOCTYPE
+            "<!DOCTYPE svg [<!ENTITY x \"" + String(repeating: "y", count: 2000) + "\">]><svg>"
+                + String(repeating: "&x;", count: 600) + "</svg>",                                     // past 1 MiB once written out
+        ] {
+            #expect(SVGPicture.sanitized(Data(refused.utf8)) == nil, "\(refused.prefix(80))")
+        }
+    }
+
     static func dataURI(_ svg: String) -> String { "data:image/svg+xml;base64," + Data(svg.utf8).base64EncodedString() }
 
     @Test func anImportedBoardKeepsItsOwnSVGPictureDrawnAsAPNG() async throws {

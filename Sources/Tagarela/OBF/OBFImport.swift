@@ -302,7 +302,7 @@ struct OBFImporter: Sendable {
             patientId: patientId, clinicianId: actor.userId, rootPlanId: planIDs[0], categoryId: setCategory, name: boards[0].name,
             boards: boards.count, buttons: buttons, images: images.count, sounds: sounds.count, reusedSymbols: reused,
             placeholders: placeholders,
-            warnings: String(decoding: try JSONEncoder().encode(boards.flatMap(\.warnings)), as: UTF8.self), createdAt: now)
+            warnings: String(decoding: try JSONEncoder().encode(OBFWarning.leftOutFirst(boards.flatMap(\.warnings))), as: UTF8.self), createdAt: now)
         try record.insert(db)
         for (index, board) in boards.enumerated() {
             try OBFImportBoard(planId: planIDs[index], importId: record.id!, isRoot: index == 0, locale: board.locale).insert(db)

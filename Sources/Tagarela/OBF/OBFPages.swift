@@ -45,7 +45,7 @@ struct OBFImportedPage: PageModel {
     static let shownWarnings = 30
     static let warningKey: [OBFWarning.Kind: String] = [
         .missingImage: "obf_warning_missing_image", .missingSound: "obf_warning_missing_sound",
-        .hidden: "obf_warning_hidden", .action: "obf_warning_action",
+        .hidden: "obf_warning_hidden", .action: "obf_warning_action", .brokenLink: "obf_warning_link",
     ]
 
     init(_ found: OBFQueries.ImportResult, t: Translator) {

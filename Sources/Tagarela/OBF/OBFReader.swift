@@ -24,10 +24,12 @@ struct OBFSound: Equatable, Sendable {
     let generatedVoice: String?
 }
 
-/// `load_board` as written: the board it names by `path` inside the package or by `id`.
+/// `load_board` as written: the board it names by `path` inside the package or by `id`, and the `url`
+/// (never fetched) that names it when neither does.
 struct OBFLink: Equatable, Sendable {
     let id: String?
     let path: String?
+    var url: String? = nil
 }
 
 struct OBFButton: Equatable, Sendable {
@@ -59,7 +61,7 @@ struct OBFBoard: Equatable, Sendable {
     var cells: [OBFButton?]
     /// Where the board sits inside its package (nil for a lone `.obf`), for resolving `load_board.path`.
     let path: String?
-    /// Buttons placed on the board whose `image_id` or `sound_id` names nothing: imported without it.
+    /// What the import left out of this board's buttons (`OBFWarning`).
     var warnings: [OBFWarning] = []
 }
 
@@ -192,6 +194,9 @@ enum OBFReader {
             if let descriptor = images[id] {
                 image = OBFImage(key: board.id + "\u{1F}" + id, media: try media(descriptor, package: package),
                                  pictogram: try descriptor["ext_tagarela_pictogram"].optionalText())
+                if let absent = try absentPath(descriptor, package: package) {
+                    warnings.append(OBFWarning(kind: .missingImage, board: board.name, button: shown, id: absent))
+                }
             } else {
                 warnings.append(OBFWarning(kind: .missingImage, board: board.name, button: shown, id: id))
             }
@@ -201,6 +206,9 @@ enum OBFReader {
             if let descriptor = sounds[id] {
                 sound = OBFSound(key: board.id + "\u{1F}" + id, media: try media(descriptor, package: package),
                                  generatedVoice: try descriptor["ext_tagarela_voice"].optionalText())
+                if let absent = try absentPath(descriptor, package: package) {
+                    warnings.append(OBFWarning(kind: .missingSound, board: board.name, button: shown, id: absent))
+                }
             } else {
                 warnings.append(OBFWarning(kind: .missingSound, board: board.name, button: shown, id: id))
             }
@@ -210,7 +218,7 @@ enum OBFReader {
             backgroundColour: (try field["background_color"].optionalText()).flatMap(RGB.init(css:)),
             borderColour: (try field["border_color"].optionalText()).flatMap(RGB.init(css:)),
             image: image, sound: sound,
-            loadBoard: try loadBoard.map { OBFLink(id: $0["id"].optionalID, path: try $0["path"].optionalText()) },
+            loadBoard: try loadBoard.map { OBFLink(id: $0["id"].optionalID, path: try $0["path"].optionalText(), url: try? $0["url"].optionalText()) },
             linkIndex: nil, category: try field["ext_tagarela_category"].optionalText(),
             backgroundText: CellColours.kept(try field["background_color"].optionalText()),
             borderText: CellColours.kept(try field["border_color"].optionalText()))
@@ -255,14 +263,24 @@ enum OBFReader {
             // nothing to read, so the picture is replaced like one given only by url.
             guard let package else { return .unavailable }
             guard OBZArchive.normalised(path) != nil else { throw descriptor["path"].error(.unsafePath) }
-            guard package.contains(path) else { throw descriptor["path"].error(.notInPackage(path)) }
+            // A package that lacks one of its pictures (a set shared without its `images/` folder) still
+            // imports: the spec's next source is `url`, which cannot be fetched, so it is replaced and listed.
+            guard package.contains(path) else { return .unavailable }
             return .bytes(try package.data(at: path))
         }
         return .unavailable
     }
 
+    /// The `path` of a picture or sound that a package names but does not hold (read before any `url`).
+    private static func absentPath(_ descriptor: JSONField, package: OBZArchive?) throws -> String? {
+        guard let package, try descriptor["data"].optionalText() == nil, let path = try descriptor["path"].optionalText(),
+              !package.contains(path) else { return nil }
+        return path
+    }
+
     /// Points every `load_board` at a board of the package, by path first, then by id. A link to a board
-    /// the package does not hold, or to its own board, stays nil: the button becomes an ordinary symbol.
+    /// the package does not hold, or to its own board, stays nil: the button becomes an ordinary symbol,
+    /// and a link to a board not in the file is listed.
     static func resolveLinks(_ boards: inout [OBFBoard]) {
         let byPath = Dictionary(boards.enumerated().compactMap { index, board in board.path.map { ($0, index) } },
                                 uniquingKeysWith: { first, _ in first })
@@ -272,6 +290,10 @@ enum OBFReader {
                 guard let link = boards[boardIndex].cells[cellIndex]?.loadBoard else { continue }
                 let target = link.path.flatMap(OBZArchive.normalised).flatMap { byPath[$0] } ?? link.id.flatMap { byID[$0] }
                 boards[boardIndex].cells[cellIndex]?.linkIndex = target == boardIndex ? nil : target
+                if target == nil, let button = boards[boardIndex].cells[cellIndex] {
+                    boards[boardIndex].warnings.append(OBFWarning(kind: .brokenLink, board: boards[boardIndex].name, button: button.label,
+                                                                  id: link.path ?? link.id ?? link.url ?? ""))
+                }
             }
         }
     }

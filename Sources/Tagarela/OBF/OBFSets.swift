@@ -76,15 +76,23 @@ enum OBFSets {
 }
 
 /// Something left out of an import that the clinician should know: a button whose `image_id` or
-/// `sound_id` names no picture or sound of its board.
+/// `sound_id` names no picture or sound of the file.
 struct OBFWarning: Codable, Equatable, Sendable {
     /// `hidden`: a button the other app hides from the child; `action`: one of the spec's specialty actions
-    /// (`:clear`, `:backspace`, `:speak`, `:home`, `:back`, `:space`…), which the player's own controls do.
-    enum Kind: String, Codable, Sendable { case missingImage, missingSound, hidden, action }
+    /// (`:clear`, `:backspace`, `:speak`, `:home`, `:back`, `:space`…), which the player's own controls do;
+    /// `brokenLink`: a `load_board` naming a board the file does not hold (the button stays, as a word).
+    enum Kind: String, Codable, Sendable { case missingImage, missingSound, hidden, action, brokenLink }
     let kind: Kind
     let board: String
     let button: String
     let id: String
+
+    /// Buttons left out or turned into words before pictures and sounds replaced, each group in file order:
+    /// the result page shows the first 30, and a set shared without its pictures has hundreds of the latter.
+    static func leftOutFirst(_ warnings: [OBFWarning]) -> [OBFWarning] {
+        let replaced: Set<Kind> = [.missingImage, .missingSound]
+        return warnings.filter { !replaced.contains($0.kind) } + warnings.filter { replaced.contains($0.kind) }
+    }
 }
 
 /// Where an import's words go: one category per imported set, named after it, and the clinician's own
@@ -120,8 +128,10 @@ enum OBFImportCategory {
         /// A symbol with this label and the same picture: the same pictogram, or a picture with the same bytes.
         /// The clinician's library first (one symbol per word across her patients), then the patient's own.
         /// A symbol that speaks another language is another word ("agua" is not Carla's Portuguese "água").
+        /// A label of one character is a key of a keyboard, whose case is the point: "i" is not the pronoun "I".
         func symbol(label: String, pictogram: String?, imagePath: String?, voice: String) -> Int64? {
-            for candidate in byLabel[PictogramLibrary.fold(label)] ?? [] where candidate.voice == nil || candidate.voice == voice {
+            for candidate in byLabel[PictogramLibrary.fold(label)] ?? []
+            where (candidate.voice == nil || candidate.voice == voice) && (label.count > 1 || candidate.name == label) {
                 if let pictogram, candidate.pictogram == pictogram { return candidate.id }
                 if let imagePath, let theirs = candidate.imagePath, let mine = hash(imagePath), hash(theirs) == mine {
                     return candidate.id
