@@ -5,7 +5,7 @@ RELEASE_BIN := .build/release/tagarela
 DEBUG_BIN := .build/debug/tagarela
 # Browser tests run in this many processes, each with its own Chromium, servers, ports and folders
 # (pytest-xdist; a test file stays in one process, so its module fixtures are made once).
-BROWSER_WORKERS ?= 1
+BROWSER_WORKERS ?= 2
 BROWSER_ENV = TAGARELA_BIN=$(DEBUG_BIN) TAGARELA_PICTOGRAMS=$(CURDIR)/.build/test-data/pictograms \
   TAGARELA_PASSWORDS=$(CURDIR)/.build/test-data/passwords TAGARELA_AUDIO=$(CURDIR)/.build/test-data/audio
 # Runs after the others, alone: it times Litestream's 1 s sync, which a busy second worker can stretch.
