@@ -139,7 +139,7 @@ def test_a_set_imports_with_its_progress_shown_and_lands_on_its_counts(demo_serv
         WebDriverWait(driver, 300).until(lambda d: "/obf/imports/" in d.current_url)
         loaded("#import-counts")
         warnings = driver.find_element(By.ID, "warnings-title").text
-        assert warnings.startswith("11 botões"), warnings  # 7 without a picture, 2 hidden, 2 `:clear`
+        assert warnings.startswith("12 botões"), warnings  # 7 without a picture, 2 hidden, 2 `:clear`, 1 folder to a board named only by url
         shoot(driver, "obf-import-warnings")
     finally:
         driver.quit()

@@ -17,6 +17,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import BINARY, DEMO_PASSWORD, ROOT, copy_demo_clinic, free_port
+from test_accounts import click_and_wait
 
 SCREENS = ROOT / "docs" / "screens"
 HOST = "alpha.localhost"
@@ -143,7 +144,7 @@ def test_the_replica_reads_what_the_primary_wrote_and_refuses_a_write_with_a_lin
     # A write there is refused: a page in the person's language, linking to the same page at the primary.
     before = observations(region["primary_db"])
     page.find_element(By.NAME, "body").send_keys("Escrita na réplica")
-    page.find_element(By.CSS_SELECTOR, "form.form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form.form button[type=submit]"))
     assert page.find_element(By.TAG_NAME, "h1").text == "Esta cópia é só para leitura"
     link = page.find_element(By.ID, "primary-link")
     assert link.get_attribute("href") == f"{primary}/patients/{patient}/observations"
@@ -152,7 +153,7 @@ def test_the_replica_reads_what_the_primary_wrote_and_refuses_a_write_with_a_lin
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
         page.save_screenshot(str(SCREENS / f"tenant-read-only-{width}x{height}.png"))
     page.set_window_size(768, 1024)
-    link.click()
+    click_and_wait(page, link)
     assert page.current_url == f"{primary}/patients/{patient}/observations"
     assert "Escrita na réplica" not in page.find_element(By.TAG_NAME, "main").text
     time.sleep(2)  # a write that got through would have reached either file by now
