@@ -135,3 +135,140 @@ import Testing
         #expect(offline.contains(voiced), "kept for the tablet with no network")
     }
 }
+
+/// The rest of patient mode in the chosen voice, as the board: the sentence builder (its words, the NO word, the
+/// sentence being built and the whole clip kept on the sentence row), the timer's alarm and the games.
+@Suite struct VoicedPatientModeTests {
+    let festival = "festival:voice_upc_ca_ona_hts"
+
+    func url(_ text: String, _ voice: String) -> String {
+        PlanEndpoints.audio.path(SpeechAudio.fileName(text: SpeechAudio.trimmed(text), voice: voice))
+    }
+
+    func choose(_ voice: SpeechVoice, for patient: Int64, _ test: TestApp) throws {
+        try test.write { db in
+            var settings = try AccessSettings.load(patientId: patient, db)
+            settings.voice = voice
+            try settings.save(patientId: patient, by: patient, at: Date(), db)
+        }
+    }
+
+    @Test func theSentenceBuilderItsWholeClipAndTheOfflinePackSayTheChosenVoice() async throws {
+        #expect(SpeechVoice.installed.contains(.festivalCa))
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        let plan = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM plan WHERE patientId = ? AND type = 'sentence'", arguments: [carla])! }
+        // Three of its words made Catalan; the first word's language is the plan's.
+        let words: [(id: Int64, spoken: String)] = try test.write { db in
+            try ["eu", "quero", "brincar"].map { name in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT sentenceWord.id, symbol.id AS symbolId, symbol.spokenText FROM sentenceWord JOIN symbol ON symbol.id = sentenceWord.symbolId
+                    WHERE sentenceWord.planId = ? AND symbol.name = ?
+                    """, arguments: [plan, name])!
+                try db.execute(sql: "UPDATE symbol SET voice = 'ca', audioKind = 'generated' WHERE id = ?", arguments: [row["symbolId"] as Int64])
+                return (row["id"], row["spokenText"])
+            }
+        }
+        let no = SentenceRules.negation(.ca)
+        let child = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        let before = try child.get("/play/\(plan)").text
+        #expect(before.contains(#"data-negation-audio="\#(url(no, "ca"))""#), "espeak-ng until a voice is chosen")
+
+        // Her clinician chooses Festival's Catalan voice: the builder (kept whole by the read cache) says it at once.
+        let ana = try test.browser(loggedInAs: "ana")
+        _ = try ana.get("/patients/\(carla)/access")
+        let fields = [("cellSize", "small"), ("labelPosition", "below"), ("selectOn", "press"), ("holdMs", "0"), ("scanning", "off"),
+                      ("scanSeconds", "1,5"), ("switches", "one"), ("dwellSeconds", "0"), ("voice", "festival-ca")]
+        #expect(try ana.post("/patients/\(carla)/access", fields).status == 303)
+        let page = try child.get("/play/\(plan)")
+        #expect(page.status == 200)
+        #expect(page.text.contains(#"data-negation-audio="\#(url(no, festival))""#))
+        for word in words {
+            #expect(page.text.contains(#"data-audio="\#(url(word.spoken, festival))""#), "\(word.spoken) in the voice")
+            #expect(!page.text.contains(url(word.spoken, "ca")))
+        }
+        #expect(try child.get(url(no, festival)).header("Content-Type") == "audio/mpeg")
+
+        // The sentence being built: its ways of being said, made in the voice.
+        let ids = words.map { String($0.id) }.joined(separator: ",")
+        let grammar = try test.read { try SentenceGrammar.fetch(planId: plan, $0) }
+        let variants = SentenceClips.Sentence.variants(words.map(\.id), grammar, locale: .ca,
+                                                       voice: PatientVoice(chosen: .festivalCa, installed: SpeechVoice.installed))
+        #expect(!variants.isEmpty && variants.allSatisfy { $0.voice == festival })
+        let built = try child.get("/play/\(plan)/sentence-clips?words=\(ids)")
+        #expect(built.status == 200)
+        for variant in variants { #expect(built.text.contains(url(variant.text, festival)), "\(variant.text)") }
+
+        // Said: the whole clip in the voice, kept on the sentence row and in the offline pack.
+        let said = try child.post("/taps", [("key", "voices-sentence-01"), ("plan", "\(plan)"), ("words", ids), ("negated", "0"), ("question", "0")])
+        #expect(said.status == 200)
+        let row = try #require(try test.read { try Row.fetchOne($0, sql: "SELECT text, clip FROM sentence WHERE key = 'voices-sentence-01'") })
+        let clip: String = try #require(row["clip"])
+        #expect(clip == SpeechAudio.fileName(text: SpeechAudio.spoken(row["text"], question: false), voice: festival))
+        #expect(said.text.contains(PlanEndpoints.audio.path(clip)))
+        let offline = try child.get("/play/offline").text
+        #expect(offline.contains(PlanEndpoints.audio.path(clip)))
+        #expect(offline.contains(url(no, festival)))
+        #expect(offline.contains(url(words[0].spoken, festival)))
+    }
+
+    @Test func theTimersAlarmSaysTheChosenVoice() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        try choose(.festivalCa, for: carla, test)
+        // Her tutor's tablet speaks Portuguese: a Catalan voice leaves its alarm to espeak-ng.
+        let portuguese = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        let symbol = try #require(try portuguese.get("/timer").text.firstMatch(of: /name="symbol" value="(\d+)"/)?.1)
+        let alarmPt = test.app.catalogues.translator(for: .ptBR)["timer_alarm_spoken"]
+        let runPt = try portuguese.get(try #require(try portuguese.get("/timer?start=1&symbol=\(symbol)&hours=0&minutes=5").header("Location")))
+        #expect(runPt.text.contains(#"class="timer-alarm" src="\#(url(alarmPt, "pt-br"))""#))
+
+        // In Catalan, the alarm is the voice's.
+        try test.write { try $0.execute(sql: "UPDATE user SET locale = 'ca' WHERE username = 'bruno'") }
+        let child = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        let alarm = test.app.catalogues.translator(for: .ca)["timer_alarm_spoken"]
+        let started = try child.get("/timer?start=1&symbol=\(symbol)&hours=0&minutes=5")
+        let run = try child.get(try #require(started.header("Location")))
+        #expect(run.status == 200)
+        #expect(run.text.contains(#"class="timer-alarm" src="\#(url(alarm, festival))""#), "made in the voice for the run")
+        #expect(try child.get("/timer").text.contains(url(alarm, festival)), "the form carries it for a run drawn offline")
+        #expect(try child.get("/play/offline").text.contains(url(alarm, festival)))
+    }
+
+    @Test func aGameSaysTheChosenVoiceOnceItsWholePackIsMadeInIt() async throws {
+        let test = try await TestApp()
+        let carla = try test.id(of: "Carla Costa")
+        try choose(.festivalCa, for: carla, test)
+        let child = try test.patientMode(of: "Carla Costa", openedBy: "bruno")
+        let pack = try EduCATContent.shared(resourcesDirectory: test.app.configuration.resourcesDirectory).pack("ca")
+        let folder = test.app.configuration.audioFolder
+        let game = EduCATEndpoints.activity.path(EduCATArea.numbers.rawValue, "game")
+        let file = { (text: String, voice: String) in folder + "/" + SpeechAudio.fileName(text: SpeechAudio.trimmed(text), voice: voice) }
+
+        // A pack is hundreds of clips (Festival takes seconds each): stand-ins for all but one, which is made for real.
+        let left = pack.gameOverSpeech
+        try? FileManager.default.removeItem(atPath: file(left, festival))
+        var standIns: [String] = []
+        defer { for path in standIns { try? FileManager.default.removeItem(atPath: path) } }
+        for text in Set(pack.textsSaid.map(SpeechAudio.trimmed)) where text != SpeechAudio.trimmed(left) {
+            let path = file(text, festival)
+            if FileManager.default.fileExists(atPath: path) { continue }
+            #expect(FileManager.default.createFile(atPath: path, contents: FileManager.default.contents(atPath: file(text, "ca")) ?? Data([0])))
+            standIns.append(path)
+        }
+
+        let first = try child.get(game)
+        #expect(first.status == 200)
+        #expect(first.text.contains(url(left, "ca")), "espeak-ng's clips while one of the voice's is missing: never two voices in a game")
+        #expect(!first.text.contains(url(pack.congratulations[0], festival)))
+        let deadline = Date().addingTimeInterval(90)
+        while !FileManager.default.fileExists(atPath: file(left, festival)), Date() < deadline { try await Task.sleep(for: .milliseconds(200)) }
+        #expect(FileManager.default.fileExists(atPath: file(left, festival)), "made in the background")
+
+        let voiced = try child.get(game).text
+        #expect(voiced.contains(url(left, festival)))
+        #expect(voiced.contains(url(pack.congratulations[0], festival)))
+        #expect(voiced.contains(url(pack.numbers[7].spoken, festival)))
+        #expect(!voiced.contains(url(pack.congratulations[0], "ca")))
+    }
+}

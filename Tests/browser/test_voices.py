@@ -5,6 +5,7 @@ words in that voice: a clip of its own (another URL than espeak-ng's), which the
 other than espeak-ng is always tried here; the non-free ones are tried wherever they are installed."""
 import json
 import os
+import sqlite3
 import tempfile
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -13,7 +14,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import serious_accessibility_violations
 from test_accounts import click_and_wait, log_in
-from test_board_fit import DAVI, patient_mode
+from test_board_fit import CARLA, DAVI, patient_mode
+from test_sentence import choose as choose_word, clip_file, open_builder, played
 
 SCREENS = os.environ.get("TAGARELA_SCREENS")
 
@@ -59,8 +61,8 @@ def clip_urls(page, server, plans, words):
     raise AssertionError(f"no board of {plans} says {words}")
 
 
-def choose(page, server, voice):
-    page.get(f"{server.url}/patients/{DAVI}/access")
+def choose(page, server, voice, patient=DAVI):
+    page.get(f"{server.url}/patients/{patient}/access")
     page.find_element(By.CSS_SELECTOR, f"input[name=voice][value='{voice}']").click()
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, ".access-form button[type=submit]"))
 
@@ -122,3 +124,41 @@ def test_a_clinician_chooses_each_installed_voice_and_the_board_plays_it(demo_se
         cell = page.find_element(By.CSS_SELECTOR, f".board .cell[data-label='{words[1]}']")
         ActionChains(page).move_to_element(cell).click().perform()
         WebDriverWait(page, 10).until(lambda p: urls[words[1]] in p.execute_script("return window.playedClips"))
+
+
+def test_a_sentence_said_in_patient_mode_plays_the_chosen_voice(demo_server, page):
+    """The sentence builder speaks as the board does: each word, and the whole sentence's clip, in the voice."""
+    festival = "festival:voice_upc_ca_ona_hts"
+    # Carla's sentence plan made Catalan (its first word's language is the plan's): eu, quero, brincar.
+    with sqlite3.connect(os.path.join(demo_server.data_dir, "db", "tagarela.sqlite")) as db:
+        spoken = dict(db.execute("""
+            SELECT symbol.name, symbol.spokenText FROM sentenceWord JOIN symbol ON symbol.id = sentenceWord.symbolId
+            JOIN plan ON plan.id = sentenceWord.planId WHERE plan.patientId = ? AND plan.type = 'sentence'
+              AND symbol.name IN ('eu', 'quero', 'brincar')""", (CARLA,)).fetchall())
+        db.execute("""UPDATE symbol SET voice = 'ca', audioKind = 'generated' WHERE id IN (
+            SELECT symbolId FROM sentenceWord JOIN plan ON plan.id = sentenceWord.planId
+            WHERE plan.patientId = ? AND plan.type = 'sentence') AND name IN ('eu', 'quero', 'brincar')""", (CARLA,))
+    assert sorted(spoken) == ["brincar", "eu", "quero"]
+    log_in(page, demo_server, "ana")
+    choose(page, demo_server, "festival-ca", CARLA)
+    assert checked_voice(page) == ["festival-ca"]
+
+    page.delete_all_cookies()
+    open_builder(page, demo_server, "bruno", "Carla")
+    negation = page.find_element(By.ID, "sentence-player").get_attribute("data-negation-audio")
+    assert negation.endswith(clip_file("no", festival)), negation
+    heard = [choose_word(page, word) for word in ["eu", "quero", "brincar"]]
+    assert heard[0].endswith(clip_file(spoken["eu"], festival)), heard
+    assert heard[2].endswith(clip_file(spoken["brincar"], festival)), heard
+    # The whole sentence's clip is made while the words are chosen (Festival takes seconds): wait for it, then speak.
+    key = page.execute_script("return window.tagarelaSentence.sentenceKey()")
+    WebDriverWait(page, 90).until(lambda p: p.execute_script("return window.tagarelaSentence.knownClips.get(arguments[0])", key))
+    whole = page.execute_script("return window.tagarelaSentence.knownClips.get(arguments[0])", key)
+    assert whole.endswith(clip_file("Eu quero brincar", festival)), whole
+    before = len(played(page))
+    page.execute_script("window.scrollTo(0, 0)")
+    page.find_element(By.CSS_SELECTOR, ".strip-speak").click()
+    WebDriverWait(page, 15).until(lambda p: len(played(p)) > before)
+    assert played(page)[before] == whole, "the whole sentence, in the voice"
+    # Logged: the tap waits on the media pool behind the slow voice's other clips (Festival: seconds each).
+    WebDriverWait(page, 90).until(lambda p: p.execute_script("return window.tagarelaSentence.queueLength()") == 0)

@@ -26,26 +26,28 @@ enum OfflineRoutes: Feature {
                 .compactMap { context.speech.existing(text: $0.text, voice: $0.voice) }.map { PlanEndpoints.audio.path($0) }
         }, db)
         let assets = context.assets
-        let alarm = SpeechAudio.fileName(text: SpeechAudio.spoken(context.t["timer_alarm_spoken"], question: false),
-                                         voice: SpeechAudio.voice(for: context.locale))
-        let alarmExists = FileManager.default.fileExists(atPath: context.configuration.audioFolder + "/" + alarm)
-        // The NO word of each sentence plan's language, once made (see the sentence player).
-        let negations = list.sentenceLanguages.compactMap { locale in
-            context.speech.existing(text: SentenceRules.negation(locale), voice: SpeechAudio.voice(for: locale))
-        }.map { PlanEndpoints.audio.path($0) }
+        // The timer's alarm and the NO word of each sentence plan's language, once made, in the patient's voice
+        // (espeak-ng's while the voice's is not made: what the timer's form and the builder then carry).
+        let speech = context.speech
+        let spoken = { (text: String, locale: AppLocale) -> String? in
+            speech.existing(text: text, voice: voice.engine(for: locale)) ?? speech.existing(text: text, voice: SpeechAudio.voice(for: locale))
+        }
+        let alarm = spoken(context.t["timer_alarm_spoken"], context.locale)
+        let negations = list.sentenceLanguages.compactMap { spoken(SentenceRules.negation($0), $0) }.map { PlanEndpoints.audio.path($0) }
         var files = [assets.stylesheet, assets.boardStylesheet, assets.icon, assets.playerScript, assets.timerScript, assets.pwaScript,
                      assets.sentenceScript, PlanEndpoints.pictogram.path("\(TimerRoutes.animal).svg"), BoardView.folderPicture] + Assets.importedModules
         files += PatientHomeRules.pictograms.map { PlanEndpoints.pictogram.path("\($0).svg") }
-        files += (alarmExists ? [PlanEndpoints.audio.path(alarm)] : []) + list.mediaURLs + negations
-        if list.keepsGames { files += try gameFiles(language: list.gamesLanguage, context) }
+        files += (alarm.map { [PlanEndpoints.audio.path($0)] } ?? []) + list.mediaURLs + negations
+        if list.keepsGames { files += try gameFiles(language: list.gamesLanguage, voice: voice, context) }
         return Reply(try .json(OfflineBoards.Listing(pages: list.pagePaths, files: files)))
     }
 
     /// What the games need offline: their stylesheet, font and scripts, every clip of the patient's pack,
     /// the tune and the pictures of the syllable game.
-    static func gameFiles(language: String?, _ context: RequestContext) throws -> [String] {
+    static func gameFiles(language: String?, voice: PatientVoice = .espeak, _ context: RequestContext) throws -> [String] {
         let assets = context.assets
-        let pack = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory).pack(language)
+        let pack = EduCATVoice.apply(try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory).pack(language),
+                                     voice: voice, context.speech)
         let folder = context.configuration.publicDirectory + "/js/educat"
         let modules = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".js") && $0 != "educat.js" }.sorted().map { "/js/educat/\($0)" }

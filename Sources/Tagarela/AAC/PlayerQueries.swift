@@ -54,6 +54,8 @@ enum PlayerQueries {
         let plan: Plan
         let grammar: SentenceGrammar
         let access: AccessView
+        /// The voice the builder's generated clips speak with, as on the boards.
+        let voice: PatientVoice
     }
 
     /// The plan `actor` may play, with what its page shows. `trail` is the `from` of the link, the
@@ -64,7 +66,8 @@ enum PlayerQueries {
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         let access = try AccessView.forPatient(plan.patientId, db)
         if plan.planType == .sentence {
-            return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), access: access))
+            return .sentence(Sentence(plan: plan, grammar: try SentenceGrammar.fetch(planId: plan.id!, db), access: access,
+                                      voice: PatientVoice(chosen: access.settings.voice, installed: voices)))
         }
         let known = asked.isEmpty ? [] : Set(try Int64.fetchAll(db, Plan.select(Column("id"))
             .filter(keys: asked).filter(Column("patientId") == plan.patientId)))

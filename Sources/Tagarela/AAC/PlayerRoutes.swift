@@ -70,9 +70,10 @@ enum PlayerRoutes: Feature {
                 .page("aac/sentence-player", title: "player_title", SentencePlayerPage(
                     plan: sentence.plan, grammar: sentence.grammar, clips: clips, locale: locale, access: sentence.access, context.t))
             }
-            if let clips = SentenceClips.find(sentence.grammar, locale: locale, speech, make: false) { return .reply(page(clips)) }
-            // The NO word's and the agreeing forms' clips are made once, off the request threads.
-            return .later(.media) { page(SentenceClips.find(sentence.grammar, locale: locale, speech, make: true)!) }
+            let voice = sentence.voice
+            if let clips = SentenceClips.find(sentence.grammar, locale: locale, voice: voice, speech, make: false) { return .reply(page(clips)) }
+            // The NO word's, the agreeing forms' and the voiced words' clips are made once, off the request threads.
+            return .later(.media) { page(SentenceClips.find(sentence.grammar, locale: locale, voice: voice, speech, make: true)!) }
         }
     }
 
@@ -92,7 +93,7 @@ enum PlayerRoutes: Feature {
             return .next(try Taps.recordSentence(
                 wordIds: words.split(separator: ",").compactMap { Int64($0) }, negated: form["negated"] == "1",
                 question: form["question"] == "1", key: key, planId: planId, at: at, actor: actor, fallback: context.locale,
-                modeling: modeling, alone: alone, db))
+                voices: context.speech.voices, modeling: modeling, alone: alone, db))
         }
         if let symbols = form["symbols"] {
             try Taps.recordStrip(symbolIds: symbols.split(separator: ",").compactMap { Int64($0) }, key: key, planId: planId, at: at,

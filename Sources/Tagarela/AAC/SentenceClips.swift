@@ -1,10 +1,13 @@
 import Foundation
 
 /// The clips a sentence plan's builder plays besides its symbols' own: each word form that agrees
-/// with a subject ("quer" after "você"), the NO word, and the whole sentences already made. Found by
-/// content address (`SpeechAudio`): asking never opens the database, and making blocks (call it on the
-/// media pool).
+/// with a subject ("quer" after "você"), the NO word, and the whole sentences already made, all in the
+/// patient's chosen voice (`PatientVoice`), as are the generated words themselves (a recording stays
+/// first). Found by content address (`SpeechAudio`): asking never opens the database, and making blocks
+/// (call it on the media pool).
 struct SentenceClips: Sendable {
+    /// Symbol id → URL of its word's clip in the chosen voice, for generated symbols whose voice is not espeak-ng.
+    let words: [Int64: String]
     /// Word id → (subject word id, "" when the sentence opens with its verb) → (what it says, clip URL).
     let forms: [Int64: [String: (label: String, audioURL: String?)]]
     let negationURL: String?
@@ -14,7 +17,8 @@ struct SentenceClips: Sendable {
     /// The builder's clips, or nil when one it needs does not exist yet and `make` is false. Whole
     /// sentences are never made here (a plan allows a hundred of them): the builder asks for the
     /// sentence being built (`sentence`), one word at a time.
-    static func find(_ grammar: SentenceGrammar, locale: AppLocale, _ speech: SpeechAudio, make: Bool) -> SentenceClips? {
+    static func find(_ grammar: SentenceGrammar, locale: AppLocale, voice: PatientVoice, _ speech: SpeechAudio,
+                     make: Bool) -> SentenceClips? {
         func clip(_ text: String, _ voice: String) -> String?? {
             if let found = speech.existing(text: text, voice: voice) { return .some(PlanEndpoints.audio.path(found)) }
             guard make else { return nil }
@@ -23,20 +27,25 @@ struct SentenceClips: Sendable {
         var forms: [Int64: [String: (label: String, audioURL: String?)]] = [:]
         for (wordId, bySubject) in SentenceRules.agreeingForms(grammar) {
             guard let word = grammar.word(wordId) else { continue }
-            let voice = SpeechAudio.voice(for: word.symbol.voice.flatMap(AppLocale.init(rawValue:)) ?? locale)
+            let engine = voice.engine(for: word.symbol.voice.flatMap(AppLocale.init(rawValue:)) ?? locale)
             for (subject, text) in bySubject {
-                guard let url = clip(text, voice) else { return nil }
+                guard let url = clip(text, engine) else { return nil }
                 forms[wordId, default: [:]][subject.map { "\($0)" } ?? ""] = (text, url)
             }
         }
-        guard let negation = clip(SentenceRules.negation(locale), SpeechAudio.voice(for: locale)) else { return nil }
-        return SentenceClips(forms: forms, negationURL: negation, known: known(grammar, locale: locale, speech))
+        var words: [Int64: String] = [:]
+        for (symbolId, spoken) in voice.clips(for: grammar.words.map(\.symbol), fallback: locale) {
+            guard let url = clip(spoken.text, spoken.voice) else { return nil }
+            words[symbolId] = url  // nil when the engine could not make it: the symbol's own clip plays
+        }
+        guard let negation = clip(SentenceRules.negation(locale), voice.engine(for: locale)) else { return nil }
+        return SentenceClips(words: words, forms: forms, negationURL: negation, known: known(grammar, locale: locale, voice: voice, speech))
     }
 
     /// Every sentence of the plan whose whole clip exists: a few hundred file checks at most.
-    static func known(_ grammar: SentenceGrammar, locale: AppLocale, _ speech: SpeechAudio) -> [String: String] {
+    static func known(_ grammar: SentenceGrammar, locale: AppLocale, voice: PatientVoice, _ speech: SpeechAudio) -> [String: String] {
         var known: [String: String] = [:]
-        for sentence in Sentence.all(grammar, locale: locale) {
+        for sentence in Sentence.all(grammar, locale: locale, voice: voice) {
             if let found = speech.existing(text: sentence.text, voice: sentence.voice) {
                 known[sentence.key] = PlanEndpoints.audio.path(found)
             }
@@ -50,21 +59,22 @@ struct SentenceClips: Sendable {
         let text: String
         let voice: String
 
-        /// The ways `ids` may be said (plain, question, with NO when it has a verb).
-        static func variants(_ ids: [Int64], _ grammar: SentenceGrammar, locale: AppLocale) -> [Sentence] {
+        /// The ways `ids` may be said (plain, question, with NO when it has a verb), in the patient's voice
+        /// for the plan's language.
+        static func variants(_ ids: [Int64], _ grammar: SentenceGrammar, locale: AppLocale, voice: PatientVoice = .espeak) -> [Sentence] {
             let wordIds = ids.map(String.init).joined(separator: ",")
             return SentenceRules.variants(ids, in: grammar).map { variant in
                 Sentence(key: SentenceKey.make(wordIds: wordIds, negated: variant.negated, question: variant.question),
                          text: SpeechAudio.spoken(SentenceRules.text(ids, in: grammar, negated: variant.negated,
                                                                       question: variant.question, locale: locale),
                                                   question: variant.question),
-                         voice: SpeechAudio.voice(for: locale))
+                         voice: voice.engine(for: locale))
             }
         }
 
         /// Every way of saying every sentence the plan allows.
-        static func all(_ grammar: SentenceGrammar, locale: AppLocale) -> [Sentence] {
-            SentenceRules.paths(grammar).flatMap { variants($0, grammar, locale: locale) }
+        static func all(_ grammar: SentenceGrammar, locale: AppLocale, voice: PatientVoice = .espeak) -> [Sentence] {
+            SentenceRules.paths(grammar).flatMap { variants($0, grammar, locale: locale, voice: voice) }
         }
     }
 

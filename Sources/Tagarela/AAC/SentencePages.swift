@@ -164,7 +164,7 @@ struct SentencePlayerPage: PageModel {
         let openers = Set(SentenceRules.openers(grammar))
         words = grammar.words.map { word in
             Word(id: word.id, role: word.role.rawValue, symbolId: word.symbol.id!, label: word.symbol.name,
-                 imageURL: word.symbol.imageURL, audioURL: word.symbol.audioURL, colourClass: word.colour.cssClass,
+                 imageURL: word.symbol.imageURL, audioURL: clips.words[word.symbol.id!] ?? word.symbol.audioURL, colourClass: word.colour.cssClass,
                  isShortcut: word.isShortcut, isOpener: openers.contains(word.id),
                  next: (grammar.next[word.id] ?? []).map(String.init).joined(separator: " "),
                  lang: word.symbol.voice ?? locale.rawValue, forms: Self.json(clips.forms[word.id]))

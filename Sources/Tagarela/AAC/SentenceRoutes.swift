@@ -29,7 +29,9 @@ enum SentenceRoutes: Feature {
         guard plan.planType == .sentence else { throw AppError.notFound }
         let grammar = try SentenceGrammar.fetch(planId: plan.id!, db)
         guard SentenceRules.step(after: ids.compactMap { $0 }, in: grammar) != nil else { throw AppError.badRequest }
-        return SentenceClips.Sentence.variants(ids.compactMap { $0 }, grammar, locale: language(of: grammar, fallback: context.locale))
+        let voice = PatientVoice(chosen: try AccessSettings.load(patientId: plan.patientId, db).voice, installed: context.speech.voices)
+        return SentenceClips.Sentence.variants(ids.compactMap { $0 }, grammar, locale: language(of: grammar, fallback: context.locale),
+                                               voice: voice)
     }
 
     /// JSON "wordIds|negated|question" → clip URL; missing clips are made on the media pool first.

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HTTPServer
+import Synchronization
 
 /// The voices a clinician may choose for a patient (docs/voices.md). espeak-ng speaks every language
 /// and is always there (`make run` installs it); the others each speak one language and come from
@@ -100,6 +102,9 @@ struct PatientVoice: Sendable {
     let chosen: SpeechVoice
     let installed: Set<SpeechVoice>
 
+    /// espeak-ng for every language: no voice chosen.
+    static let espeak = PatientVoice(chosen: .espeak, installed: [.espeak])
+
     /// The engine voice for words in `locale` (`SpeechVoice.engineVoice`).
     func engine(for locale: AppLocale) -> String {
         SpeechVoice.engineVoice(for: locale, chosen: chosen, installed: installed)
@@ -133,5 +138,26 @@ struct PatientVoice: Sendable {
             return BoardScreen.Cell(position: cell.position, symbol: symbol, colour: cell.colour, link: cell.link,
                                     background: cell.background, border: cell.border)
         })
+    }
+}
+
+/// Clips made in the background, one at a time on a pool of their own (so no upload or board waits
+/// behind them), each asked once while it waits: a voice's clips for a whole eduCAT pack, which no page
+/// waits for (`EduCATVoice`). Made clips are files of the one cache, found by the next page.
+final class BackgroundClips: Sendable {
+    static let shared = BackgroundClips()
+
+    private let pool = WorkPool(name: "voices", maxConcurrent: 1)
+    private let waiting = Mutex<Set<String>>([])
+
+    func make(_ clips: [BoardWords.Clip], _ speech: SpeechAudio) {
+        for clip in clips {
+            let path = speech.directory + "/" + SpeechAudio.fileName(text: SpeechAudio.trimmed(clip.text), voice: clip.voice)
+            guard waiting.withLock({ $0.insert(path).inserted }) else { continue }
+            pool.submit {
+                _ = try? speech.clip(text: clip.text, voice: clip.voice)
+                self.waiting.withLock { _ = $0.remove(path) }
+            }
+        }
     }
 }

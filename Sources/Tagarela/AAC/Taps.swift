@@ -57,10 +57,11 @@ enum Taps {
     }
 
     /// A sentence built on a sentence plan (subject, verb, complement), checked against the plan's
-    /// links and logged with its spoken text. `fallback` is the language when no word has a voice.
+    /// links and logged with its spoken text. `fallback` is the language when no word has a voice; the
+    /// whole clip speaks in the patient's chosen voice where it is one of `voices` (`PatientVoice`).
     static func recordSentence(wordIds ids: [Int64], negated: Bool, question: Bool, key: String, planId: Int64, at: Date,
-                               actor: Actor, fallback: AppLocale, modeling: Bool = false, alone: Bool = false,
-                               _ db: Database) throws -> SpokenSentence {
+                               actor: Actor, fallback: AppLocale, voices: Set<SpeechVoice> = [.espeak], modeling: Bool = false,
+                               alone: Bool = false, _ db: Database) throws -> SpokenSentence {
         guard (1...3).contains(ids.count) else { throw AppError.badRequest }
         let plan = try PlanScope.find(planId, visibleTo: actor, db)
         guard plan.planType == .sentence else { throw AppError.notFound }
@@ -76,8 +77,9 @@ enum Taps {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [key, plan.patientId, plan.id, words.map { "\($0.symbol.id!)" }.joined(separator: ","), text,
                              words.count, alone ? nil : actor.supervisorId, at, wordIds, negated, question, modeling && actor.isPatientMode])
+        let voice = PatientVoice(chosen: try AccessSettings.load(patientId: plan.patientId, db).voice, installed: voices)
         return SpokenSentence(planId: plan.id!, wordIds: wordIds, negated: negated, question: question, text: text,
-                              voice: SpeechAudio.voice(for: locale))
+                              voice: voice.engine(for: locale))
     }
 
     /// The whole sentence's clip, once made, on every logged saying of it that lacks one. True when

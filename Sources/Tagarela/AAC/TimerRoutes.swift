@@ -11,21 +11,32 @@ enum TimerRoutes: Feature {
     static let animal = "1F422"
 
     static func add(to router: inout Router<Route>) {
-        // The run's alarm clip may have to be generated (espeak-ng, ffmpeg): not on a request thread.
-        router.read(TimerEndpoints.timer, preparing: .media, when: { TimerRequest.isRun($0.request.query) }, alarm, timer)
+        // The run's alarm clip may have to be made (in the patient's voice, then ffmpeg): not on a request thread.
+        router.read(TimerEndpoints.timer, activities, then: alarm)
     }
 
-    /// The alarm's clip: made for a run, only looked for on the form (which carries it for a run drawn offline).
-    @Sendable static func alarm(_ context: RequestContext) throws -> Step<String?> {
-        let text = context.t["timer_alarm_spoken"], voice = SpeechAudio.voice(for: context.locale)
-        return .next(TimerRequest.isRun(context.request.query)
-            ? try? context.speech.clip(text: text, voice: voice) : context.speech.existing(text: text, voice: voice))
+    @Sendable static func activities(_ context: RequestContext, _ db: Database) throws -> TimerQueries.Activities {
+        try TimerQueries.activities(patientId: context.requireActor().userId, locale: context.locale, db)
     }
 
-    @Sendable static func timer(_ context: RequestContext, _ db: Database, alarm: String?) throws -> Reply {
+    /// The alarm's clip in the patient's chosen voice (`PatientVoice`, as the boards): made for a run, on the
+    /// media pool when it is not made yet (espeak-ng's if the voice cannot make it); only looked for on the
+    /// form, which carries it for a run drawn offline (espeak-ng's while the voice's is not made).
+    @Sendable static func alarm(_ context: RequestContext, _ data: TimerQueries.Activities) throws -> Finish {
+        let text = context.t["timer_alarm_spoken"], plain = SpeechAudio.voice(for: context.locale), speech = context.speech
+        let voice = PatientVoice(chosen: data.access.settings.voice, installed: speech.voices).engine(for: context.locale)
+        guard TimerRequest.isRun(context.request.query) else {
+            return .reply(try timer(context, data, alarm: speech.existing(text: text, voice: voice) ?? speech.existing(text: text, voice: plain)))
+        }
+        if let made = speech.existing(text: text, voice: voice) { return .reply(try timer(context, data, alarm: made)) }
+        return .later(.media) {
+            try timer(context, data, alarm: (try? speech.clip(text: text, voice: voice)) ?? (try? speech.clip(text: text, voice: plain)))
+        }
+    }
+
+    static func timer(_ context: RequestContext, _ data: TimerQueries.Activities, alarm: String?) throws -> Reply {
         let actor = try context.requireActor()
         let query = context.request.query
-        let data = try TimerQueries.activities(patientId: actor.userId, locale: context.locale, db)
         let alarmURL = alarm.map { PlanEndpoints.audio.path($0) }
         // The form page also carries what a run needs, so that offline, answering a new timer's address
         // with it, timer.js can draw the run itself (the alarm only if its clip was made already).
@@ -69,7 +80,7 @@ enum TimerRequest {
 
 /// What the timer offers a patient, read in the request's one transaction.
 enum TimerQueries {
-    struct Activities {
+    struct Activities: Sendable {
         let symbols: [Symbol]
         let access: AccessView
     }

@@ -52,6 +52,9 @@ struct EduCATPack: Decodable, Sendable {
     var extraLetterItems: [Item] { extraLetters ?? [] }
     /// Letters a clinician added to this patient's alphabet (never in the pack's file; see `adding`).
     var addedLetterItems: [Item]?
+    /// The engine voice the pack's clips say instead of `voice`: the patient's chosen one, once every clip
+    /// is made in it (`EduCATVoice`). Never in a pack's file.
+    var voicedBy: String?
 
     func label(_ key: String) -> String { labels[key] ?? key }
 
@@ -86,11 +89,18 @@ struct EduCATPack: Decodable, Sendable {
         return texts.filter { seen.insert(SpeechAudio.trimmed($0)).inserted }
     }
 
-    /// The URL of the pre-generated clip saying `text`.
-    func clipURL(_ text: String) -> String { PlanEndpoints.audio.path(SpeechAudio.fileName(text: text, voice: voice)) }
+    /// The URL of the pre-generated clip saying `text` (in the patient's chosen voice once the pack is voiced).
+    func clipURL(_ text: String) -> String { PlanEndpoints.audio.path(SpeechAudio.fileName(text: text, voice: voicedBy ?? voice)) }
 
     /// The URL of a clip file named in the database (a clinician's item), else of the generated clip of `text`.
-    func clipURL(_ text: String, stored clip: String?) -> String { clip.map { PlanEndpoints.audio.path($0) } ?? clipURL(text) }
+    /// A recording always plays; a stored generated clip gives way to the chosen voice's.
+    func clipURL(_ text: String, stored clip: String?) -> String {
+        guard let clip, voicedBy == nil || SpeechAudio.isRecording(clip) else { return clipURL(text) }
+        return PlanEndpoints.audio.path(clip)
+    }
+
+    /// Every text a page of this pack may say: `spokenTexts` and the letters a clinician added.
+    var textsSaid: [String] { spokenTexts + (addedLetterItems ?? []).map(\.spoken) }
 
     /// What is wrong with the pack's data (empty when it is sound): the checks the tests and the
     /// audio step run. `pictograms` are the hexcodes that can be shown.

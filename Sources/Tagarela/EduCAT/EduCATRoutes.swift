@@ -24,12 +24,15 @@ enum EduCATRoutes: Feature {
     }
 
     /// The child's pack (see `EduCATLanguage.pack`) with the clinician's added words and letters,
-    /// settings, records and levels.
-    static func player(_ context: RequestContext, _ db: Database) throws -> (pack: EduCATPack, player: EduCATQueries.Player) {
+    /// settings, records and levels; `voiced`: saying the patient's chosen voice where it can (`EduCATVoice`).
+    static func player(_ context: RequestContext, _ db: Database, voiced: Bool = false) throws -> (pack: EduCATPack, player: EduCATQueries.Player) {
         let actor = try context.requireActor()
         let content = try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory)
         let player = try EduCATQueries.player(patientId: actor.userId, interface: context.locale.rawValue, db)
-        return (content.pack(player.language).adding(player.added, patientId: actor.userId), player)
+        let pack = content.pack(player.language).adding(player.added, patientId: actor.userId)
+        guard voiced else { return (pack, player) }
+        let voice = PatientVoice(chosen: player.access.settings.voice, installed: context.speech.voices)
+        return (EduCATVoice.apply(pack, voice: voice, context.speech), player)
     }
 
     /// A posted form's fields, the first value of each name.
@@ -38,7 +41,7 @@ enum EduCATRoutes: Feature {
     }
 
     @Sendable static func menu(_ context: RequestContext, _ db: Database) throws -> Reply {
-        let (pack, player) = try player(context, db)
+        let (pack, player) = try player(context, db, voiced: true)
         let entries = [("numbers", EduCATArea.numbers.rawValue), ("letters", "letters"), ("contaCops", EduCATArea.contaCops.rawValue),
                        ("records", "records"), ("information", "information")]
         return .page("educat/menu", title: "educat_title", EduCATMenuPage(
@@ -48,7 +51,7 @@ enum EduCATRoutes: Feature {
     }
 
     @Sendable static func screen(_ context: RequestContext, _ db: Database, _ name: String) throws -> Reply {
-        let (pack, player) = try player(context, db)
+        let (pack, player) = try player(context, db, voiced: true)
         let t = context.t
         let home = EduCATEndpoints.menu.path()
         let play = EduCATPlayView(pack: pack, access: player.access)
@@ -88,7 +91,7 @@ enum EduCATRoutes: Feature {
 
     @Sendable static func activity(_ context: RequestContext, _ db: Database, _ screen: String, _ mode: String) throws -> Reply {
         guard let area = EduCATArea(rawValue: screen) else { throw AppError.notFound }
-        let (pack, player) = try player(context, db)
+        let (pack, player) = try player(context, db, voiced: true)
         let back = EduCATEndpoints.screen.path(area.rawValue)
         switch mode {
         case "lesson":

@@ -67,3 +67,21 @@ extension Router where Handler == Route {
         }
     }
 }
+
+extension Router where Handler == Route {
+    /// A page not kept between requests whose read finds what it shows, and whose `finish` builds it
+    /// after the transaction ended, perhaps after slow work on a pool (the timer's alarm in the patient's voice).
+    mutating func read<each P, Found: Sendable>(
+        _ endpoint: Endpoint<repeat each P>,
+        _ query: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Found,
+        then finish: @escaping @Sendable (RequestContext, Found) throws -> Finish
+    ) {
+        register(endpoint, .read) { dispatch, values in
+            let found = try dispatch.database.read { db in try query(dispatch.context, db, repeat each values.all) }
+            switch try finish(dispatch.context, found) {
+            case .reply(let reply): return dispatch.render(reply)
+            case .later(let slow, let work): return dispatch.later(on: slow) { dispatch.render(try work()) }
+            }
+        }
+    }
+}
