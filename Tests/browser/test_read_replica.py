@@ -115,14 +115,14 @@ def test_the_replica_reads_what_the_primary_wrote_and_refuses_a_write_with_a_lin
     page.get(primary + "/login")
     page.find_element(By.NAME, "username").send_keys("ana")
     page.find_element(By.NAME, "password").send_keys(DEMO_PASSWORD)
-    page.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     assert "/clinician" in page.current_url
 
     # A note written at the primary …
     note = f"Lida na réplica {time.time():.0f}"
     page.get(f"{primary}/patients/{patient}/observations")
     page.find_element(By.NAME, "body").send_keys(note)
-    page.find_element(By.CSS_SELECTOR, "form.form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form.form button[type=submit]"))
     assert note in page.find_element(By.TAG_NAME, "main").text
     written = time.monotonic()
 
@@ -165,7 +165,7 @@ def test_the_replica_reads_what_the_primary_wrote_and_refuses_a_write_with_a_lin
     page.get(replica + "/login")
     page.find_element(By.NAME, "username").send_keys("ana")
     page.find_element(By.NAME, "password").send_keys(DEMO_PASSWORD)
-    page.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     assert page.find_element(By.TAG_NAME, "h1").text == "Esta cópia é só para leitura"
     assert page.find_element(By.ID, "primary-link").get_attribute("href") == f"{primary}/login"
     log = (region["work"] / "replica.log").read_text()
