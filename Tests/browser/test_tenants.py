@@ -9,6 +9,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import BINARY, DEMO_PASSWORD, ROOT, free_port
+from test_accounts import click_and_wait
 
 SCREENS = ROOT / "docs" / "screens"
 
@@ -51,7 +52,7 @@ def test_a_host_not_served_gets_a_404_page_and_a_tenant_its_own_login(node, page
     page.get(f"http://alpha.localhost:{node}/login")
     page.find_element(By.NAME, "username").send_keys("ana")
     page.find_element(By.NAME, "password").send_keys(DEMO_PASSWORD)
-    page.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+    click_and_wait(page, page.find_element(By.CSS_SELECTOR, "form button[type=submit]"))
     assert "/clinician" in page.current_url
     page.get(f"http://beta.localhost:{node}/clinician")
     assert "/login" in page.current_url, "beta knows nothing of alpha's session"
