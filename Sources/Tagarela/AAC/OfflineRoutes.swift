@@ -47,7 +47,7 @@ enum OfflineRoutes: Feature {
     static func gameFiles(language: String?, voice: PatientVoice = .espeak, _ context: RequestContext) throws -> [String] {
         let assets = context.assets
         let pack = EduCATVoice.apply(try EduCATContent.shared(resourcesDirectory: context.configuration.resourcesDirectory).pack(language),
-                                     voice: voice, context.speech)
+                                     voice: voice, context.speech, making: context.backgroundClips)
         let folder = context.configuration.publicDirectory + "/js/educat"
         let modules = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { $0.hasSuffix(".js") && $0 != "educat.js" }.sorted().map { "/js/educat/\($0)" }

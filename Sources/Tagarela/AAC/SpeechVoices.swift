@@ -143,10 +143,9 @@ struct PatientVoice: Sendable {
 
 /// Clips made in the background, one at a time on a pool of their own (so no upload or board waits
 /// behind them), each asked once while it waits: a voice's clips for a whole eduCAT pack, which no page
-/// waits for (`EduCATVoice`). Made clips are files of the one cache, found by the next page.
+/// waits for (`EduCATVoice`). Made clips are files of the one cache, found by the next page. One per
+/// app (`RequestContext.backgroundClips`), like its other pools.
 final class BackgroundClips: Sendable {
-    static let shared = BackgroundClips()
-
     private let pool = WorkPool(name: "voices", maxConcurrent: 1)
     private let waiting = Mutex<Set<String>>([])
 

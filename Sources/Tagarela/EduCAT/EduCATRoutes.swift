@@ -32,7 +32,7 @@ enum EduCATRoutes: Feature {
         let pack = content.pack(player.language).adding(player.added, patientId: actor.userId)
         guard voiced else { return (pack, player) }
         let voice = PatientVoice(chosen: player.access.settings.voice, installed: context.speech.voices)
-        return (EduCATVoice.apply(pack, voice: voice, context.speech), player)
+        return (EduCATVoice.apply(pack, voice: voice, context.speech, making: context.backgroundClips), player)
     }
 
     /// A posted form's fields, the first value of each name.

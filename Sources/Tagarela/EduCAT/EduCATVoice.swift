@@ -8,13 +8,13 @@ import Foundation
 enum EduCATVoice {
     /// `pack` saying the patient's voice when all its clips are made in it; else as it is, the missing
     /// clips asked of `BackgroundClips`. File checks only.
-    static func apply(_ pack: EduCATPack, voice: PatientVoice, _ speech: SpeechAudio) -> EduCATPack {
+    static func apply(_ pack: EduCATPack, voice: PatientVoice, _ speech: SpeechAudio, making clips: BackgroundClips) -> EduCATPack {
         guard let locale = AppLocale(rawValue: pack.language) else { return pack }
         let engine = voice.engine(for: locale)
         guard engine != SpeechAudio.voice(for: locale) else { return pack }
         let missing = pack.textsSaid.filter { speech.existing(text: $0, voice: engine) == nil }
         guard missing.isEmpty else {
-            BackgroundClips.shared.make(missing.map { BoardWords.Clip(text: $0, voice: engine) }, speech)
+            clips.make(missing.map { BoardWords.Clip(text: $0, voice: engine) }, speech)
             return pack
         }
         var voiced = pack

@@ -31,6 +31,8 @@ public final class App: Responder {
     let refusalLimit = RefusalAuditLimit()
     /// Image and audio conversion (ffmpeg) runs here, one job at a time.
     let mediaPool = WorkPool(name: "media", maxConcurrent: 1)
+    /// A voice's clips for whole eduCAT packs, which no page waits for.
+    let backgroundClips = BackgroundClips()
     let media: MediaStore
     let speech: SpeechAudio
     let pictograms: PictogramLibrary

@@ -59,6 +59,7 @@ public struct RequestContext: Sendable {
     var configuration: AppConfiguration { app.configuration }
     var media: MediaStore { app.media }
     var speech: SpeechAudio { app.speech }
+    var backgroundClips: BackgroundClips { app.backgroundClips }
     var pictograms: PictogramLibrary { app.pictograms }
     var fragments: FragmentCache { app.fragments }
     var usageRows: FragmentCache { app.usageRows }
