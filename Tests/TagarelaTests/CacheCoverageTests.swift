@@ -65,7 +65,7 @@ enum TableReads {
         var read: [String: Set<String>] = [:]
         /// The tables one request read with the cache empty: the session's and, for a kept page, the page's.
         func cold(_ browser: Browser, _ path: String) throws -> Int {
-            test.app.cache.invalidateAll()
+            test.app.caches.pages.invalidateAll()
             _ = log.take()
             let status = try browser.get(path).status
             let tables = try test.read { db in try TableReads.tables(read: log.take(), db) }

@@ -273,7 +273,7 @@ import Testing
         let first = try test.browser(loggedInAs: "nadia"), second = try test.browser(loggedInAs: "nadia")
         let before = try first.get(week)
         #expect(before.text.contains(#"action="/patients/\#(elisaId)/meals/\#(meal.id!)/withdraw""#))
-        #expect(test.app.pieces.count > 0, "the meals were kept")
+        #expect(test.app.caches.pieces.count > 0, "the meals were kept")
         let again = try first.get(week)
         #expect(again.text == before.text, "the same week from the kept meals")
         let firstTokens = tokens(before.text), secondPage = try second.get(week)

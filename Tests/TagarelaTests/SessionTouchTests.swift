@@ -67,7 +67,7 @@ import Testing
 
         // Forty minutes after login, twenty after the touch noted in memory: still signed in, even when
         // the session is read from the database again.
-        test.app.cache.invalidateAll()
+        test.app.caches.pages.invalidateAll()
         test.clock.advance(by: 20 * 60)
         #expect(try ana.get("/clinician").status == 200)
 

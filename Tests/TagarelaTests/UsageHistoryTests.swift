@@ -108,11 +108,11 @@ import Testing
         let test = try await TestApp()
         let carla = try test.id(of: "Carla Costa")
         let ana = try test.browser(loggedInAs: "ana")
-        let boards = test.app.fragments.count
+        let boards = test.app.caches.fragments.count
         let page = try ana.get("/patients/\(carla)/usage?from=2026-11-01&to=2026-11-30").text
         let rows = page.components(separatedBy: "<tr><td>").count - 1
         #expect(rows > 0)
-        #expect(test.app.usageRows.count == rows)
-        #expect(test.app.fragments.count == boards)
+        #expect(test.app.caches.usageRows.count == rows)
+        #expect(test.app.caches.fragments.count == boards)
     }
 }

@@ -365,9 +365,9 @@ extension WorklistTests {
         let first = try row()
         #expect(first.contains(">Paciente Sem Pranchas</a>") && first.contains("7 years old · TEA") && first.contains("Tutors: none"),
                 "\(first)")
-        let kept = test.app.fragments.count
+        let kept = test.app.caches.fragments.count
         #expect(try row() == first)
-        #expect(test.app.fragments.count == kept, "the same row again: nothing new rendered")
+        #expect(test.app.caches.fragments.count == kept, "the same row again: nothing new rendered")
 
         try test.write { db in
             try db.execute(sql: "UPDATE user SET displayName = 'Paciente Renomeada' WHERE id = ?", arguments: [patient])
@@ -422,9 +422,9 @@ extension WorklistTests {
         let first = try row()
         #expect(first.hasPrefix(#"<li class="reminder reminder-overdue">"#) && first.contains(">Elisa Martins</a>"), "\(first)")
         #expect(!first.contains("· 0 overdue"), "the demo's Elisa has overdue meals: \(first)")
-        let kept = test.app.fragments.count
+        let kept = test.app.caches.fragments.count
         #expect(try row() == first)
-        #expect(test.app.fragments.count == kept, "the same row again: nothing new rendered")
+        #expect(test.app.caches.fragments.count == kept, "the same row again: nothing new rendered")
 
         try test.write { db in try db.execute(sql: "UPDATE user SET displayName = 'Elisa M. Martins' WHERE id = ?", arguments: [elisa]) }
         let renamed = try row()

@@ -24,7 +24,7 @@ enum PlayerRoutes: Feature {
     @Sendable static func screen(_ context: RequestContext, _ db: Database, _ planId: Int64) throws -> PlayerQueries.Screen {
         // Opened from folder cells: the boards on the way here, root first (`BoardTrail`).
         try PlayerQueries.screen(planId: planId, visibleTo: context.requireActor(), trail: BoardTrail.parse(context.request.query["from"]),
-                                 grids: context.fragments, locale: context.locale, voices: context.speech.voices, db)
+                                 grids: context.caches.fragments, locale: context.locale, voices: context.speech.voices, db)
     }
 
     @Sendable static func play(_ context: RequestContext, _ screen: PlayerQueries.Screen) throws -> Finish {
@@ -46,10 +46,10 @@ enum PlayerRoutes: Feature {
             // Generated clips in the patient's chosen voice (`PatientVoice`); a recording stays first.
             let voiced = board.voice.clips(for: symbols, fallback: context.locale)
             let render = { @Sendable () -> Reply in
-                page(context.fragments.value(for: board.gridKey) {
+                page(context.caches.fragments.value(for: board.gridKey) {
                     let spoken = PatientVoice.screen(screen, clips: voiced, context.speech)
                     let grid = PlayerGrid(BoardView(spoken, context.t), words: words.mapValues(\.word)).renderingCells { cell in
-                        context.boardCells.value(for: cell.key(in: context.locale)) {
+                        context.caches.boardCells.value(for: cell.key(in: context.locale)) {
                             context.renderFragmentHTML("aac/board-cell", PlayerGrid.CellFragment(cell: cell))
                         }
                     }
@@ -119,7 +119,7 @@ enum PlayerRoutes: Feature {
                                            _ made: (clip: String, sentence: Taps.SpokenSentence)) throws -> Reply {
         // The builder's page lists the clips of sentences said before, and the sentence log is not
         // watched by the read cache (see `ReadCache.trackedTables`).
-        if try Taps.keepClip(made.clip, for: made.sentence, db) { context.forgetCachedPages() }
+        if try Taps.keepClip(made.clip, for: made.sentence, db) { context.caches.pages.invalidateAll() }
         return Reply(try .json(["clip": PlanEndpoints.audio.path(made.clip)]))
     }
 }

@@ -98,7 +98,7 @@ struct UsagePage: PageModel {
         }
         let listed = rows.prefix(Self.listedTaps)
         self.rows = listed.map { tap in
-            RenderedRow(html: context.piece(kept: Self.rowKey(tap, locale: context.locale), in: context.usageRows, alone: "aac/usage-row") {
+            RenderedRow(html: context.piece(kept: Self.rowKey(tap, locale: context.locale), in: context.caches.usageRows, alone: "aac/usage-row") {
                 Row(when: "\(format.shortDate(tap.at)) \(format.time(tap.at))", plan: tap.planName ?? "—", symbol: tap.symbolName ?? "—", wordsLang: wordsLang,
                     assisted: tap.assistedName ?? t["usage_alone"], kind: tap.modeling ? t["usage_kind_modeling_row"] : nil)
             })

@@ -112,14 +112,14 @@ struct ClinicianDashboard: PageModel {
         let scope = WorklistRules.Scope(speech: actor.specialties.contains(.speech), nutrition: actor.specialties.contains(.nutrition))
         attention = data.attention.map { entry in
             WorklistCard(html: context.piece(kept: Self.cardKey(entry, today: today, scope: scope, locale: context.locale),
-                                             in: context.fragments, "dashboards/worklist-card") {
+                                             in: context.caches.fragments, "dashboards/worklist-card") {
                 WorklistRow(patient: PatientRow(entry.patient, today: today, context: context),
                             reasons: WorklistRules.reasons(entry.signals, today: today, scope: scope).map { Self.words($0, context.t, context.format) })
             })
         }
         others = data.others.map { entry in
             RenderedRow(html: context.piece(kept: Self.personKey(entry.patient, today: today, locale: context.locale),
-                                            in: context.fragments, "dashboards/worklist-person") {
+                                            in: context.caches.fragments, "dashboards/worklist-person") {
                 PatientRow(entry.patient, today: today, context: context)
             })
         }
@@ -132,7 +132,7 @@ struct ClinicianDashboard: PageModel {
         showsSpeech = actor.specialties.contains(.speech)
         nutrition = data.nutrition.map { entry in
             RenderedRow(html: context.piece(kept: Self.nutritionKey(entry, locale: context.locale),
-                                            in: context.fragments, "dashboards/worklist-nutrition-row") {
+                                            in: context.caches.fragments, "dashboards/worklist-nutrition-row") {
                 NutritionRow(entry, context: context)
             })
         }

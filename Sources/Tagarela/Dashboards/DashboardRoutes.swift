@@ -19,7 +19,7 @@ enum DashboardRoutes: Feature {
         let search = context.request.query["q"] ?? ""
         let data = try DashboardQueries.clinician(actor, matching: search, now: context.clinicNow,
                                                   nowInstant: context.now, timeZone: context.configuration.timeZone,
-                                                  shown: ClinicianDashboard.shownPerList, memory: context.caseloads, db)
+                                                  shown: ClinicianDashboard.shownPerList, memory: context.caches.caseloads, db)
         return .page("dashboards/clinician", title: "dashboard_clinician_title",
                      ClinicianDashboard(actor: actor, search: search, data: data, context: context))
     }

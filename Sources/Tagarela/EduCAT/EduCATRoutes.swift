@@ -149,7 +149,7 @@ enum EduCATRoutes: Feature {
         let stored = try EduCATStore.store(result, gameKey: key, level: level, patientId: actor.userId, language: pack.language,
                                            assistedBy: actor.supervisorId, at: context.now, db)
         // The offline listing (kept whole by the read cache) adds the games once the child has played one.
-        if firstGame { context.forgetCachedPages() }
+        if firstGame { context.caches.pages.invalidateAll() }
         return Reply(try .json(["record": "\(stored.record)", "newRecord": stored.isNew ? "true" : "false"]))
     }
 

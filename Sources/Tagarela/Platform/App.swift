@@ -38,25 +38,8 @@ public final class App: Responder {
     let pictograms: PictogramLibrary
     /// Refused as new passwords (`scripts/install-password-list`).
     let breachedPasswords: BreachedPasswords
-    /// Boards' grids and worklist cards, 2 × 12 MB. It was 2 × 24 MB while a grid not kept was rendered
-    /// whole; with its cells kept (`boardCells`) and read in one statement, one costs about 1 ms where a
-    /// kept one costs 0.1, and at ten times the clinic the smaller cache keeps memory under 150 MB.
-    let fragments = FragmentCache(generationBytes: 12 << 20)
-    /// The usage history's rows, apart and smaller (2 × 4 MB: the last 50 taps of 280 to 560
-    /// patients). In the shared cache, at ten times the clinic, histories opened once each churned
-    /// through it and pushed the children's boards out (`bench/mixed --scale 10`: 164 MB resident
-    /// after run 2 and run 1 at 885 requests/s; apart, 141 MB and 1 075).
-    let usageRows = FragmentCache(generationBytes: 4 << 20)
-    /// Board cells, each rendered once for every grid that shows it (see `PlayerGrid`); 2 × 4 MB holds
-    /// the symbols of 500 speech therapists' boards, each cell about 700 bytes with its key.
-    let boardCells = FragmentCache(generationBytes: 4 << 20)
-    /// Pieces of pages (`RequestContext.piece`: a meal of the nutritionist's week), 2 × 2 MB, apart so
-    /// that a week opened does not push the children's boards out of `fragments`.
-    let pieces = PieceCache(generationBytes: 2 << 20)
-    /// Sessions and whole pages between requests; see `ReadCache`.
-    let cache = ReadCache()
-    /// Each clinician's worklist signals between loads; see `CaseloadSignals`.
-    let caseloads = CaseloadSignals()
+    /// Everything kept in memory between requests.
+    let caches = Caches()
     /// One-time keys of create forms already sent, so a double submit stores once.
     let submittedForms = SubmittedForms()
     /// Sessions' `lastSeenAt`, written in batches rather than a write per touch.
@@ -142,7 +125,7 @@ public final class App: Responder {
         let app = App(configuration: configuration, database: database, templates: loaded.templates, catalogues: loaded.catalogues,
                       staticFiles: loaded.staticFiles, assets: loaded.assets, router: router, logger: logger, clock: clock,
                       pictograms: loaded.pictograms)
-        app.cache.observe(database)
+        app.caches.pages.observe(database)
         app.loginThrottle.restore(keptFailures, now: clock())
         return app
     }
@@ -234,7 +217,7 @@ public final class App: Responder {
     /// Every route goes through here; nothing changes before these checks pass.
     private func dispatch(_ route: Route, _ request: Request, browserLocale: AppLocale) -> Response {
         // Read before the database is: what is cached below is stored under it (see `ReadCache`).
-        let generation = cache.generation
+        let generation = caches.pages.generation
         let signedIn: SignedIn?
         let actor: Actor?
         do {
@@ -328,17 +311,17 @@ public final class App: Responder {
     /// when it holds them, else from the database.
     private func signedInActor(token: String, generation: UInt64) throws -> (SignedIn, Actor)? {
         let now = clock()
-        if let cached = cache.session(for: token), SessionStore.isLive(cached.signedIn, at: now, policy: configuration.sessions) {
+        if let cached = caches.pages.session(for: token), SessionStore.isLive(cached.signedIn, at: now, policy: configuration.sessions) {
             if SessionStore.needsTouch(cached.signedIn, at: now, policy: configuration.sessions) {
                 try SessionStore.touch(cached.signedIn, at: now, sessionTouches, database)
-                cache.touch(token: token, at: now)
+                caches.pages.touch(token: token, at: now)
             }
             return (cached.signedIn, cached.actor)
         }
         guard let (signedIn, actor) = try SessionStore.resolve(token: token, at: now, policy: configuration.sessions,
                                                                touches: sessionTouches, database, alsoReading: { try Self.actor(in: $0, $1) })
         else { return nil }
-        cache.store(session: signedIn, actor: actor, for: token, generation: generation)
+        caches.pages.store(session: signedIn, actor: actor, for: token, generation: generation)
         return (signedIn, actor)
     }
 
@@ -451,7 +434,7 @@ public final class App: Responder {
         return response
     }
 
-    /// A template rendered without the layout, as a string, for fragments kept in `fragments`.
+    /// A template rendered without the layout, as a string, for fragments kept in `caches`.
     func renderFragmentHTML(_ template: String, _ model: some Sendable, locale: AppLocale) -> String {
         let page = PageContext(model: model, translator: catalogues.translator(for: locale), assets: assets, pageTitle: "",
                                chrome: PageChrome())

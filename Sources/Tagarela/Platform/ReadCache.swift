@@ -118,6 +118,7 @@ final class ReadCache: Sendable {
     /// The generation to store answers under; read it before reading the database.
     var generation: UInt64 { state.withLock { $0.generation } }
 
+    /// Empties the cache, for a change to a table it does not watch.
     func invalidateAll() {
         state.withLock { state in
             state.generation &+= 1

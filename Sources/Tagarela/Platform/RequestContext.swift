@@ -36,7 +36,7 @@ public struct RequestContext: Sendable {
     let actor: Actor?
     public let locale: AppLocale
     let csrf: CSRFToken
-    /// `app.cache`'s generation when this request began, before it read anything.
+    /// `caches.pages`' generation when this request began, before it read anything.
     let cacheGeneration: UInt64
     /// Whether this request's refusal was audited already (see `App.recordingRefusal`).
     let refusalRecord = RefusalRecord()
@@ -61,16 +61,12 @@ public struct RequestContext: Sendable {
     var speech: SpeechAudio { app.speech }
     var backgroundClips: BackgroundClips { app.backgroundClips }
     var pictograms: PictogramLibrary { app.pictograms }
-    var fragments: FragmentCache { app.fragments }
-    var usageRows: FragmentCache { app.usageRows }
-    var boardCells: FragmentCache { app.boardCells }
-    var caseloads: CaseloadSignals { app.caseloads }
+    /// What is kept in memory between requests (rendered grids and rows, sessions and pages).
+    var caches: Caches { app.caches }
     var assets: Assets { app.assets }
     var passwords: PasswordHasher { app.passwords }
     var breachedPasswords: BreachedPasswords { app.breachedPasswords }
     var loginThrottle: LoginThrottle { app.loginThrottle }
-    /// Empties the read cache, for a change to a table it does not watch.
-    func forgetCachedPages() { app.cache.invalidateAll() }
     /// Verified against when a username is unknown, so both failures take the same time.
     var decoyHash: String { app.decoyHash }
 
@@ -91,9 +87,9 @@ public struct RequestContext: Sendable {
     /// A piece of a page, as `renderPieceHTML` renders it, but rendered with the page: after the
     /// request's database access, when the page's template prints its `{{{html}}}`. With its model as
     /// its only context, a piece prints nothing but its template, its language and its model: it is
-    /// kept in `pieces` under those three, so one shown again is not rendered again.
+    /// kept in `caches.pieces` under those three, so one shown again is not rendered again.
     func piece(_ template: String, _ model: some PageModel & Hashable) -> Piece {
-        let templates = app.templates, pieces = app.pieces, locale = locale
+        let templates = app.templates, pieces = app.caches.pieces, locale = locale
         return Piece {
             pieces.value(for: PieceKey(template: template, locale: locale.rawValue, model: model)) {
                 templates.render(template, (try? MustacheEncoder.tree(of: model)) ?? MustacheText(""), in: locale)
@@ -157,16 +153,16 @@ public struct RequestContext: Sendable {
                      clientAddress: clientAddress, now: now)
     }
 
-    /// A signed-in page kept whole in `app.cache` under `key`, which must name everything the page
+    /// A signed-in page kept whole in `caches.pages` under `key`, which must name everything the page
     /// shows beyond the session and the cached tables (see `ReadCache.trackedTables`). A page with a
     /// flash message, or that is not a 200, is built and never stored.
     func cachedPage(_ key: String, build: () throws -> Response) rethrows -> Response {
         guard let token = request.cookies[SessionStore.cookieName], signedIn != nil,
               request.cookies[App.flashCookie] == nil else { return try build() }
         let fullKey = "\(token) \(key)"
-        if let page = app.cache.page(for: fullKey) { return page }
+        if let page = app.caches.pages.page(for: fullKey) { return page }
         let page = try build()
-        if page.status == .ok, page.deferred == nil { app.cache.store(page: page, for: fullKey, generation: cacheGeneration) }
+        if page.status == .ok, page.deferred == nil { app.caches.pages.store(page: page, for: fullKey, generation: cacheGeneration) }
         return page
     }
 }

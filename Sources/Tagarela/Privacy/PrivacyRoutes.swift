@@ -134,7 +134,7 @@ enum PrivacyRoutes: Feature {
     @Sendable static func removeErasedFiles(_ context: RequestContext, _ done: (Int64, Erasures.Outcome)) -> Reply {
         Erasures.removeFiles(done.1.files, requestId: done.0, mediaDirectory: context.configuration.mediaDirectory,
                              audioFolder: context.configuration.audioFolder)
-        context.forgetCachedPages()
+        context.caches.pages.invalidateAll()
         return .redirect(to: PrivacyEndpoints.erasures.path(), flash: "privacy_erasure_done")
     }
 
