@@ -66,4 +66,26 @@ import Testing
             #expect(matched.reprint(parameters) == printed, "\(method) \(pattern): \(parameters) printed differently")
         }
     }
+
+    /// A route's database use follows from its chain of steps: what the dispatcher opens and what the
+    /// route sweep allows are the steps' accesses, in order.
+    @Test func aChainsDatabaseUseFollowsFromItsSteps() throws {
+        #expect(DatabaseUse.none.then(.read) == .read)
+        #expect(DatabaseUse.read.then(.none) == .read)
+        #expect(DatabaseUse.read.then(.write) == .readThenWrite)
+        #expect(DatabaseUse.write.then(.write) == .readThenWrite)
+        #expect(DatabaseUse.read.then(.readThenMark) == .readThenMark)
+        let router = App.makeRouter()
+        func use(_ method: HTTPServer.Method, _ path: String) -> DatabaseUse? {
+            guard case .found(let route, _) = router.match(method, path) else { return nil }
+            return route.database
+        }
+        #expect(use(.get, AccountsEndpoints.showLogin.path()) == DatabaseUse.none)
+        #expect(use(.get, GoalEndpoints.list.path(7)) == .read)
+        #expect(use(.post, AccountsEndpoints.logIn.path()) == .readThenWrite, "a read, argon2 holding none, a write")
+        #expect(use(.post, AccountsEndpoints.changePassword.path()) == .write, "argon2 first, then one write")
+        #expect(use(.get, PeopleEndpoints.showPatient.path(7)) == .readThenMark)
+        #expect(use(.post, PlayerEndpoints.recordTap.path()) == .readThenWrite, "the tap, the clip, the clip kept")
+        #expect(use(.get, OBFEndpoints.exportBoard.path(3)) == .write, "the export audited, then the file built")
+    }
 }

@@ -13,9 +13,9 @@ enum OfflineRoutes: Feature {
         // Asked by every board page the tablet loads, so it is kept in the read cache with the board pages.
         // Clips made later without a database change (the timer's alarm, a sentence plan's NO word) join
         // the listing when the entry expires, within seconds; the tablet asks again at its next board load.
-        router.read(OfflineEndpoints.boards, cachedAs: { _ in "offline listing" }, boards)
+        router.add(OfflineEndpoints.boards) { $0.cached(as: { _ in "offline listing" }).read(boards) }
         // Fetched by the browser without cookies, so open to anyone; it names nothing private.
-        router.add(OfflineEndpoints.manifest, manifest)
+        router.add(OfflineEndpoints.manifest) { $0.reply(manifest) }
     }
 
     @Sendable static func boards(_ context: RequestContext, _ db: Database) throws -> Reply {

@@ -7,20 +7,20 @@ enum PlanRoutes: Feature {
     static let templates = ["aac/plans", "aac/plan-form", "aac/editor", "aac/print", "aac/print-sheet", "aac/book"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(PlanEndpoints.list, list)
-        router.read(PlanEndpoints.newPlan, newPlan)
-        router.write(PlanEndpoints.create, create)
+        router.add(PlanEndpoints.list) { $0.read(list) }
+        router.add(PlanEndpoints.newPlan) { $0.read(newPlan) }
+        router.add(PlanEndpoints.create) { $0.write(create) }
         StarterRoutes.add(to: &router)
-        router.read(PlanEndpoints.editor, editor)
-        router.write(PlanEndpoints.setCell, setCell)
+        router.add(PlanEndpoints.editor) { $0.read(editor) }
+        router.add(PlanEndpoints.setCell) { $0.write(setCell) }
         // The clip of the new symbol's word is made (espeak-ng) before the write.
-        router.write(PlanEndpoints.cellPicture, preparing: .media, prepareCellPicture, setCellPicture)
+        router.add(PlanEndpoints.cellPicture) { $0.slow(.media, prepareCellPicture).write(setCellPicture) }
         // Printing is audited (health data leaving on paper): a write.
-        router.write(PlanEndpoints.printView, printView)
-        router.write(PlanEndpoints.book, book)
-        router.add(PlanEndpoints.pictogram, pictogram)
-        router.read(PlanEndpoints.audio, audio)
-        router.read(PlanEndpoints.image, image)
+        router.add(PlanEndpoints.printView) { $0.write(printView) }
+        router.add(PlanEndpoints.book) { $0.write(book) }
+        router.add(PlanEndpoints.pictogram) { $0.reply(pictogram) }
+        router.add(PlanEndpoints.audio) { $0.read(audio) }
+        router.add(PlanEndpoints.image) { $0.read(image) }
     }
 
     @Sendable static func list(_ context: RequestContext, _ db: Database, patientId: Int64) throws -> Reply {

@@ -7,13 +7,16 @@ enum PlayerRoutes: Feature {
     static let templates = ["aac/play-list", "aac/player", "aac/board-grid", "aac/board-cell"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(PlayerEndpoints.list, list)
+        router.add(PlayerEndpoints.list) { $0.read(list) }
         // The page a child reloads all day: kept whole until a board, symbol or account changes.
-        router.read(PlayerEndpoints.play, cachedAs: { context, planId in
-            "play \(PlayerEndpoints.play.path(planId)) \(context.request.query["from"] ?? "")"
-        }, screen, then: play)
+        router.add(PlayerEndpoints.play) { $0.cached(as: playKey).read(screen).finish(play) }
         // A sentence plan's sentence is logged, then its whole clip made and kept: two writes.
-        router.write(PlayerEndpoints.recordTap, recordTap, then: .media, speakSentence, keeping: keepSentenceClip)
+        router.add(PlayerEndpoints.recordTap) { $0.write(recordTap).slow(.media, speakSentence).write(keepSentenceClip) }
+    }
+
+    /// The board, and the folder the child came from (its back button).
+    @Sendable static func playKey(_ context: RequestContext, _ planId: Int64) -> String {
+        "play \(PlayerEndpoints.play.path(planId)) \(context.request.query["from"] ?? "")"
     }
 
     @Sendable static func list(_ context: RequestContext, _ db: Database) throws -> Reply {
@@ -27,7 +30,7 @@ enum PlayerRoutes: Feature {
                                  grids: context.caches.fragments, locale: context.locale, voices: context.speech.voices, db)
     }
 
-    @Sendable static func play(_ context: RequestContext, _ screen: PlayerQueries.Screen) throws -> Finish {
+    @Sendable static func play(_ context: RequestContext, _ screen: PlayerQueries.Screen, _: Int64) throws -> Finish {
         switch screen {
         case .board(let board):
             let plan = board.plan

@@ -8,17 +8,19 @@ enum SentenceRoutes: Feature {
     static let templates = ["aac/sentence-editor", "aac/sentence-player"]
 
     static func add(to router: inout Router<Route>) {
-        router.write(SentenceEndpoints.addWord, addWord)
-        router.write(SentenceEndpoints.removeWord, removeWord)
-        router.write(SentenceEndpoints.setShortcut, setShortcut)
-        router.write(SentenceEndpoints.setLinks, setLinks)
+        router.add(SentenceEndpoints.addWord) { $0.write(addWord) }
+        router.add(SentenceEndpoints.removeWord) { $0.write(removeWord) }
+        router.add(SentenceEndpoints.setShortcut) { $0.write(setShortcut) }
+        router.add(SentenceEndpoints.setLinks) { $0.write(setLinks) }
         // The builder asks as each word is chosen; made clips are files, so a repeated ask is a lookup.
-        router.read(SentenceEndpoints.clips, cachedAs: { context, planId in
-            "sentence-clips \(planId) \(context.request.query["words"] ?? "")"
-        }, sentenceBeingBuilt, then: sentenceClips)
+        router.add(SentenceEndpoints.clips) { $0.cached(as: clipsKey).read(sentenceBeingBuilt).finish(sentenceClips) }
     }
 
     // MARK: - Clips of the sentence being built
+
+    @Sendable static func clipsKey(_ context: RequestContext, _ planId: Int64) -> String {
+        "sentence-clips \(planId) \(context.request.query["words"] ?? "")"
+    }
 
     /// The ways the sentence `?words=` of a plan the patient may play can be said, as their clips say them.
     @Sendable static func sentenceBeingBuilt(_ context: RequestContext, _ db: Database, planId: Int64) throws -> [SentenceClips.Sentence] {
@@ -35,7 +37,7 @@ enum SentenceRoutes: Feature {
     }
 
     /// JSON "wordIds|negated|question" → clip URL; missing clips are made on the media pool first.
-    @Sendable static func sentenceClips(_ context: RequestContext, _ sentences: [SentenceClips.Sentence]) throws -> Finish {
+    @Sendable static func sentenceClips(_ context: RequestContext, _ sentences: [SentenceClips.Sentence], _: Int64) throws -> Finish {
         let speech = context.speech
         if sentences.allSatisfy({ speech.existing(text: $0.text, voice: $0.voice) != nil }) {
             return .reply(Reply(try .json(SentenceClips.make(sentences, speech))))

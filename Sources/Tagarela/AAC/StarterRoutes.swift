@@ -7,7 +7,7 @@ import HTTPServer
 /// write; the clinician lands on the core board's editor to personalise the copy.
 enum StarterRoutes {
     static func add(to router: inout Router<Route>) {
-        router.write(PlanEndpoints.assignStarter, preparing: .media, prepare, assign)
+        router.add(PlanEndpoints.assignStarter) { $0.slow(.media, prepare).write(assign) }
     }
 
     /// The language asked for and its clips; nil language when the form named none of the four.

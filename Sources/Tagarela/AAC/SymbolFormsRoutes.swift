@@ -6,7 +6,7 @@ import HTTPServer
 /// every form made on the media pool, so the builder and the strip speak the corrected form at once.
 enum SymbolFormsRoutes {
     static func add(to router: inout Router<Route>) {
-        router.write(SymbolEndpoints.updateForms, saveForms, then: .media, makeClips, keeping: saved)
+        router.add(SymbolEndpoints.updateForms) { $0.write(saveForms).slow(.media, makeClips).write(saved) }
     }
 
     /// What the clips are made of: the forms and the voice that says them.
@@ -33,12 +33,12 @@ enum SymbolFormsRoutes {
     }
 
     /// Each form's clip, made once (content-addressed); one that cannot be made is made on first use.
-    @Sendable static func makeClips(_ context: RequestContext, _ saved: Saved) throws -> Step<Saved> {
+    @Sendable static func makeClips(_ context: RequestContext, _ saved: Saved, _: Int64) throws -> Step<Saved> {
         for text in Set(saved.texts) { _ = try? context.speech.clip(text: text, voice: saved.voice) }
         return .next(saved)
     }
 
-    @Sendable static func saved(_ context: RequestContext, _ db: Database, _ saved: Saved) throws -> Reply {
+    @Sendable static func saved(_ context: RequestContext, _ db: Database, _ saved: Saved, _: Int64) throws -> Reply {
         .redirect(to: SymbolEndpoints.edit.path(saved.symbolId) + "#word-forms", flash: "wordforms_saved")
     }
 }

@@ -7,13 +7,13 @@ enum SymbolRoutes: Feature {
     static let templates = ["aac/symbols", "aac/symbol-form"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(SymbolEndpoints.list, list)
-        router.read(SymbolEndpoints.newSymbol, newSymbol)
+        router.add(SymbolEndpoints.list) { $0.read(list) }
+        router.add(SymbolEndpoints.newSymbol) { $0.read(newSymbol) }
         // Pictures and recordings are converted (ffmpeg) and the clip made (espeak-ng) before the write.
-        router.write(SymbolEndpoints.create, preparing: .media, prepareSave, create)
-        router.read(SymbolEndpoints.edit, edit)
-        router.write(SymbolEndpoints.update, preparing: .media, { context, _ in try prepareSave(context) }, update)
-        router.write(SymbolEndpoints.createCategory, createCategory)
+        router.add(SymbolEndpoints.create) { $0.slow(.media, prepareSave).write(create) }
+        router.add(SymbolEndpoints.edit) { $0.read(edit) }
+        router.add(SymbolEndpoints.update) { $0.slow(.media) { context, _ in try prepareSave(context) }.write(update) }
+        router.add(SymbolEndpoints.createCategory) { $0.write(createCategory) }
         SymbolFormsRoutes.add(to: &router)
     }
 

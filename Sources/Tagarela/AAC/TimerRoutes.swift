@@ -12,7 +12,7 @@ enum TimerRoutes: Feature {
 
     static func add(to router: inout Router<Route>) {
         // The run's alarm clip may have to be made (in the patient's voice, then ffmpeg): not on a request thread.
-        router.read(TimerEndpoints.timer, activities, then: alarm)
+        router.add(TimerEndpoints.timer) { $0.read(activities).finish(alarm) }
     }
 
     @Sendable static func activities(_ context: RequestContext, _ db: Database) throws -> TimerQueries.Activities {

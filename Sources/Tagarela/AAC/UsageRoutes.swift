@@ -7,12 +7,12 @@ enum UsageRoutes: Feature {
     static let templates = ["aac/usage", "aac/usage-row", "aac/observations", "aac/observations-print"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(UsageEndpoints.usage, usage)
+        router.add(UsageEndpoints.usage) { $0.read(usage) }
         // A write: the export is audited.
-        router.write(UsageEndpoints.usageCSV, usageCSV)
-        router.read(UsageEndpoints.observations, observations)
-        router.write(UsageEndpoints.addObservation, addObservation)
-        router.write(UsageEndpoints.printObservations, printObservations)
+        router.add(UsageEndpoints.usageCSV) { $0.write(usageCSV) }
+        router.add(UsageEndpoints.observations) { $0.read(observations) }
+        router.add(UsageEndpoints.addObservation) { $0.write(addObservation) }
+        router.add(UsageEndpoints.printObservations) { $0.write(printObservations) }
     }
 
     @Sendable static func usage(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {

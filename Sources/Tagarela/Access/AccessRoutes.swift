@@ -8,8 +8,8 @@ enum AccessRoutes: Feature {
     static let templates = ["access/settings"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(AccessEndpoints.show, show)
-        router.write(AccessEndpoints.update, update)
+        router.add(AccessEndpoints.show) { $0.read(show) }
+        router.add(AccessEndpoints.update) { $0.write(update) }
     }
 
     @Sendable static func show(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws -> Reply {

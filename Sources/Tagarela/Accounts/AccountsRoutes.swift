@@ -7,22 +7,23 @@ enum AccountsRoutes: Feature {
     static let templates = ["accounts/login", "accounts/invitation", "accounts/account", "accounts/patient-mode-exit"]
 
     static func add(to router: inout Router<Route>) {
-        router.add(AccountsEndpoints.showLogin, showLogin)
-        router.readCheckWrite(AccountsEndpoints.logIn, read: findLogin, check: checkLogin, write: finishLogin)
-        router.write(AccountsEndpoints.logOut, logOut)
-        router.add(AccountsEndpoints.goHome, goHome)
-        router.read(AccountsEndpoints.showInvitation, showInvitation)
-        router.readCheckWrite(AccountsEndpoints.acceptInvitation, read: findInvitation, check: hashInvitationPassword,
-                              write: acceptInvitation)
-        router.add(AccountsEndpoints.showAccount, showAccount)
-        router.write(AccountsEndpoints.changeLanguage, changeLanguage)
-        router.write(AccountsEndpoints.changePassword, preparing: .passwordHashing, checkNewPassword, changePassword)
-        router.write(AccountsEndpoints.logOutEverywhere, logOutEverywhere)
-        router.write(AccountsEndpoints.openPatientMode, openPatientMode)
-        router.add(AccountsEndpoints.showPatientModeExit, showPatientModeExit)
-        router.write(AccountsEndpoints.exitPatientMode, preparing: .passwordHashing, checkAdultPassword, exitPatientMode)
-        router.write(AccountsEndpoints.switchModeling, switchModeling)
-        router.write(AccountsEndpoints.switchAlone, switchAlone)
+        router.add(AccountsEndpoints.showLogin) { $0.reply(showLogin) }
+        router.add(AccountsEndpoints.logIn) { $0.read(findLogin).slow(.passwordHashing, checkLogin).write(finishLogin) }
+        router.add(AccountsEndpoints.logOut) { $0.write(logOut) }
+        router.add(AccountsEndpoints.goHome) { $0.reply(goHome) }
+        router.add(AccountsEndpoints.showInvitation) { $0.read(showInvitation) }
+        router.add(AccountsEndpoints.acceptInvitation) {
+            $0.read(findInvitation).slow(.passwordHashing, hashInvitationPassword).write(acceptInvitation)
+        }
+        router.add(AccountsEndpoints.showAccount) { $0.reply(showAccount) }
+        router.add(AccountsEndpoints.changeLanguage) { $0.write(changeLanguage) }
+        router.add(AccountsEndpoints.changePassword) { $0.slow(.passwordHashing, checkNewPassword).write(changePassword) }
+        router.add(AccountsEndpoints.logOutEverywhere) { $0.write(logOutEverywhere) }
+        router.add(AccountsEndpoints.openPatientMode) { $0.write(openPatientMode) }
+        router.add(AccountsEndpoints.showPatientModeExit) { $0.reply(showPatientModeExit) }
+        router.add(AccountsEndpoints.exitPatientMode) { $0.slow(.passwordHashing, checkAdultPassword).write(exitPatientMode) }
+        router.add(AccountsEndpoints.switchModeling) { $0.write(switchModeling) }
+        router.add(AccountsEndpoints.switchAlone) { $0.write(switchAlone) }
     }
 
     // MARK: - Login
@@ -165,11 +166,11 @@ enum AccountsRoutes: Feature {
         return .next(ChosenPassword(token: token, password: password, username: changed ? typed : nil))
     }
 
-    @Sendable static func hashInvitationPassword(_ context: RequestContext, _ chosen: ChosenPassword) -> Step<HashedPassword> {
+    @Sendable static func hashInvitationPassword(_ context: RequestContext, _ chosen: ChosenPassword, _: String) -> Step<HashedPassword> {
         .next(HashedPassword(token: chosen.token, hash: context.passwords.hash(chosen.password), username: chosen.username))
     }
 
-    @Sendable static func acceptInvitation(_ context: RequestContext, _ db: Database, _ chosen: HashedPassword) throws -> Reply {
+    @Sendable static func acceptInvitation(_ context: RequestContext, _ db: Database, _ chosen: HashedPassword, _: String) throws -> Reply {
         if let username = chosen.username, try !People.isUsernameFree(username, db) {
             // Taken between the check and now, by another tab or person.
             var form = FormState(values: ["username": username])

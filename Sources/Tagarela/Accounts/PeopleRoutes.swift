@@ -8,25 +8,27 @@ enum PeopleRoutes: Feature {
                             "people/invitation-created"]
 
     static func add(to router: inout Router<Route>) {
-        router.add(PeopleEndpoints.newPatient, newPatient)
-        router.write(PeopleEndpoints.createPatient, preparing: .media, { context in .next(try UploadedPhoto.store(context)) },
-                     createPatient)
+        router.add(PeopleEndpoints.newPatient) { $0.reply(newPatient) }
+        router.add(PeopleEndpoints.createPatient) {
+            $0.slow(.media) { context in .next(try UploadedPhoto.store(context)) }.write(createPatient)
+        }
         // A read; a clinician's opening that shows new tutor notes is remembered for the worklist.
-        router.read(PeopleEndpoints.showPatient, showPatient, thenMarking: markPatientOpened)
-        router.read(PeopleEndpoints.editPatient, editPatient)
-        router.read(PeopleEndpoints.showPhoto, showPhoto)
-        router.write(PeopleEndpoints.updatePatient, preparing: .media, { context, _ in .next(try UploadedPhoto.store(context)) },
-                     updatePatient)
-        router.write(PeopleEndpoints.addTutor, addTutor)
-        router.write(PeopleEndpoints.unlinkTutor, unlinkTutor)
-        router.write(PeopleEndpoints.invite, invite)
-        router.write(PeopleEndpoints.askPatient, askPatient)
-        router.write(PeopleEndpoints.acceptLink, acceptLink)
-        router.write(PeopleEndpoints.declineLink, declineLink)
-        router.add(PeopleEndpoints.newClient, newClient)
-        router.write(PeopleEndpoints.createClient, createClient)
-        router.read(PeopleEndpoints.editClient, editClient)
-        router.write(PeopleEndpoints.updateClient, updateClient)
+        router.add(PeopleEndpoints.showPatient) { $0.read(showPatient).marking(markPatientOpened) }
+        router.add(PeopleEndpoints.editPatient) { $0.read(editPatient) }
+        router.add(PeopleEndpoints.showPhoto) { $0.read(showPhoto) }
+        router.add(PeopleEndpoints.updatePatient) {
+            $0.slow(.media) { context, _ in .next(try UploadedPhoto.store(context)) }.write(updatePatient)
+        }
+        router.add(PeopleEndpoints.addTutor) { $0.write(addTutor) }
+        router.add(PeopleEndpoints.unlinkTutor) { $0.write(unlinkTutor) }
+        router.add(PeopleEndpoints.invite) { $0.write(invite) }
+        router.add(PeopleEndpoints.askPatient) { $0.write(askPatient) }
+        router.add(PeopleEndpoints.acceptLink) { $0.write(acceptLink) }
+        router.add(PeopleEndpoints.declineLink) { $0.write(declineLink) }
+        router.add(PeopleEndpoints.newClient) { $0.reply(newClient) }
+        router.add(PeopleEndpoints.createClient) { $0.write(createClient) }
+        router.add(PeopleEndpoints.editClient) { $0.read(editClient) }
+        router.add(PeopleEndpoints.updateClient) { $0.write(updateClient) }
     }
 
     // MARK: - Patients (clinicians)
@@ -73,7 +75,7 @@ enum PeopleRoutes: Feature {
         return (page, news ? person.patient.userId : nil)
     }
 
-    @Sendable static func markPatientOpened(_ context: RequestContext, _ db: Database, _ patientId: Int64) throws {
+    @Sendable static func markPatientOpened(_ context: RequestContext, _ db: Database, _ patientId: Int64, _: Int64) throws {
         try RecordVisits.markOpened(clinicianId: try context.requireActor().userId, patientId: patientId, at: context.now, db)
     }
 

@@ -8,16 +8,16 @@ enum BodyCompositionRoutes: Feature {
                             "bodycomp/compare", "bodycomp/delete"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(BodyCompositionEndpoints.showClient, showClient)
-        router.read(BodyCompositionEndpoints.newEvaluation, newEvaluation)
-        router.read(BodyCompositionEndpoints.previewEvaluation, previewEvaluation)
-        router.write(BodyCompositionEndpoints.createEvaluation, createEvaluation)
-        router.write(BodyCompositionEndpoints.showEvaluation, showEvaluation)
-        router.read(BodyCompositionEndpoints.editEvaluation, editEvaluation)
-        router.write(BodyCompositionEndpoints.updateEvaluation, updateEvaluation)
-        router.read(BodyCompositionEndpoints.confirmDeleteEvaluation, confirmDeleteEvaluation)
-        router.write(BodyCompositionEndpoints.deleteEvaluation, deleteEvaluation)
-        router.read(BodyCompositionEndpoints.compare, compare)
+        router.add(BodyCompositionEndpoints.showClient) { $0.read(showClient) }
+        router.add(BodyCompositionEndpoints.newEvaluation) { $0.read(newEvaluation) }
+        router.add(BodyCompositionEndpoints.previewEvaluation) { $0.read(previewEvaluation) }
+        router.add(BodyCompositionEndpoints.createEvaluation) { $0.write(createEvaluation) }
+        router.add(BodyCompositionEndpoints.showEvaluation) { $0.write(showEvaluation) }
+        router.add(BodyCompositionEndpoints.editEvaluation) { $0.read(editEvaluation) }
+        router.add(BodyCompositionEndpoints.updateEvaluation) { $0.write(updateEvaluation) }
+        router.add(BodyCompositionEndpoints.confirmDeleteEvaluation) { $0.read(confirmDeleteEvaluation) }
+        router.add(BodyCompositionEndpoints.deleteEvaluation) { $0.write(deleteEvaluation) }
+        router.add(BodyCompositionEndpoints.compare) { $0.read(compare) }
     }
 
     @Sendable static func showClient(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {

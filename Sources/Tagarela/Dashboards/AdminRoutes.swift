@@ -7,13 +7,13 @@ enum AdminRoutes: Feature {
     static let templates = ["dashboards/admin", "admin/staff-form", "admin/audit", "admin/accounts"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(AdminEndpoints.dashboard, dashboard)
-        router.add(AdminEndpoints.newStaff, newStaff)
-        router.write(AdminEndpoints.createStaff, createStaff)
-        router.write(AdminEndpoints.setActive, setActive)
-        router.read(AdminEndpoints.auditLog, auditLog)
-        router.read(AdminEndpoints.accounts, accounts)
-        router.write(AdminEndpoints.resetPassword, resetPassword)
+        router.add(AdminEndpoints.dashboard) { $0.read(dashboard) }
+        router.add(AdminEndpoints.newStaff) { $0.reply(newStaff) }
+        router.add(AdminEndpoints.createStaff) { $0.write(createStaff) }
+        router.add(AdminEndpoints.setActive) { $0.write(setActive) }
+        router.add(AdminEndpoints.auditLog) { $0.read(auditLog) }
+        router.add(AdminEndpoints.accounts) { $0.read(accounts) }
+        router.add(AdminEndpoints.resetPassword) { $0.write(resetPassword) }
     }
 
     static let staffRoles: [Role] = [.clinician, .trainer, .admin]

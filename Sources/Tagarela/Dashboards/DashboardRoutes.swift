@@ -8,10 +8,10 @@ enum DashboardRoutes: Feature {
                             "dashboards/worklist-card", "dashboards/worklist-person", "dashboards/worklist-nutrition-row"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(DashboardEndpoints.clinician, clinician)
-        router.read(DashboardEndpoints.tutor, tutor)
-        router.read(DashboardEndpoints.patient, patient)
-        router.read(DashboardEndpoints.trainer, trainer)
+        router.add(DashboardEndpoints.clinician) { $0.read(clinician) }
+        router.add(DashboardEndpoints.tutor) { $0.read(tutor) }
+        router.add(DashboardEndpoints.patient) { $0.read(patient) }
+        router.add(DashboardEndpoints.trainer) { $0.read(trainer) }
     }
 
     @Sendable static func clinician(_ context: RequestContext, _ db: Database) throws -> Reply {

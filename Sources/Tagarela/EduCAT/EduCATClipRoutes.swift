@@ -6,7 +6,7 @@ import HTTPServer
 /// pool, before the write, only when a file came) or back to the generated voice (no work at all).
 enum EduCATClipRoutes {
     static func add(to router: inout Router<Route>) {
-        router.write(EduCATEndpoints.replaceClip, preparing: .media, whenUploaded: "audio", prepare, replace)
+        router.add(EduCATEndpoints.replaceClip) { $0.slow(.media, whenUploaded: "audio", prepare).write(replace) }
     }
 
     enum Prepared: Sendable {

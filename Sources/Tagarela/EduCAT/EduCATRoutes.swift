@@ -9,17 +9,17 @@ enum EduCATRoutes: Feature {
                             "educat/results", "educat/settings"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(EduCATEndpoints.menu, menu)
-        router.read(EduCATEndpoints.screen, screen)
-        router.read(EduCATEndpoints.activity, activity)
-        router.write(EduCATEndpoints.postResult, postResult)
-        router.read(EduCATEndpoints.results, results)
-        router.read(EduCATEndpoints.settings, settings)
-        router.write(EduCATEndpoints.saveSettings, saveSettings)
-        router.write(EduCATEndpoints.postAnswers, postAnswers)
-        router.write(EduCATEndpoints.addItem, preparing: .media, makeClips, addItem)
-        router.write(EduCATEndpoints.removeItem, removeItem)
-        router.read(EduCATEndpoints.itemPicture, itemPicture)
+        router.add(EduCATEndpoints.menu) { $0.read(menu) }
+        router.add(EduCATEndpoints.screen) { $0.read(screen) }
+        router.add(EduCATEndpoints.activity) { $0.read(activity) }
+        router.add(EduCATEndpoints.postResult) { $0.write(postResult) }
+        router.add(EduCATEndpoints.results) { $0.read(results) }
+        router.add(EduCATEndpoints.settings) { $0.read(settings) }
+        router.add(EduCATEndpoints.saveSettings) { $0.write(saveSettings) }
+        router.add(EduCATEndpoints.postAnswers) { $0.write(postAnswers) }
+        router.add(EduCATEndpoints.addItem) { $0.slow(.media, makeClips).write(addItem) }
+        router.add(EduCATEndpoints.removeItem) { $0.write(removeItem) }
+        router.add(EduCATEndpoints.itemPicture) { $0.read(itemPicture) }
         EduCATClipRoutes.add(to: &router)
     }
 

@@ -12,13 +12,13 @@ enum FHIRAPIRoutes: Feature {
     static let unauthorizedStatus = Status(401)
 
     static func add(to router: inout Router<Route>) {
-        router.add(FHIREndpoints.metadata, metadata)
-        router.write(FHIREndpoints.apiPatient, patient)
-        router.write(FHIREndpoints.apiObservations, observations)
-        router.write(FHIREndpoints.apiGoals, goals)
-        router.read(FHIREndpoints.tokens, tokens)
-        router.write(FHIREndpoints.issueToken, issueToken)
-        router.write(FHIREndpoints.revokeToken, revokeToken)
+        router.add(FHIREndpoints.metadata) { $0.reply(metadata) }
+        router.add(FHIREndpoints.apiPatient) { $0.write(patient) }
+        router.add(FHIREndpoints.apiObservations) { $0.write(observations) }
+        router.add(FHIREndpoints.apiGoals) { $0.write(goals) }
+        router.add(FHIREndpoints.tokens) { $0.read(tokens) }
+        router.add(FHIREndpoints.issueToken) { $0.write(issueToken) }
+        router.add(FHIREndpoints.revokeToken) { $0.write(revokeToken) }
     }
 
     // MARK: - Answers

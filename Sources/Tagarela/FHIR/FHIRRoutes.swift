@@ -8,11 +8,11 @@ enum FHIRRoutes: Feature {
     static let contentType = "application/fhir+json; charset=utf-8"
 
     static func add(to router: inout Router<Route>) {
-        router.read(FHIREndpoints.page, page)
+        router.add(FHIREndpoints.page) { $0.read(page) }
         // One write reads the record and audits the export; the JSON is built after it, holding no transaction.
-        router.write(FHIREndpoints.bundle, bundleSource, then: bundle)
-        router.read(FHIREndpoints.previewImport, previewImport)
-        router.write(FHIREndpoints.saveImport, saveImport)
+        router.add(FHIREndpoints.bundle) { $0.write(bundleSource).finish(bundle) }
+        router.add(FHIREndpoints.previewImport) { $0.read(previewImport) }
+        router.add(FHIREndpoints.saveImport) { $0.write(saveImport) }
     }
 
     @Sendable static func page(_ context: RequestContext, _ db: Database, _ id: Int64) throws -> Reply {
@@ -39,7 +39,7 @@ enum FHIRRoutes: Feature {
                                             timeZone: context.configuration.timeZone, audit: context.audit, db))
     }
 
-    @Sendable static func bundle(_ context: RequestContext, _ record: FHIRRecord) throws -> Reply {
+    @Sendable static func bundle(_ context: RequestContext, _ record: FHIRRecord, _: Int64) throws -> Reply {
         let mapper = FHIRMapper(base: context.configuration.linkBase, timeZone: context.configuration.timeZone)
         let json = mapper.bundle(record).serialized()
         let day = ISODate.string(record.exportedAt, timeZone: context.configuration.timeZone)

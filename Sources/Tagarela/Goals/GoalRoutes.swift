@@ -8,16 +8,16 @@ enum GoalRoutes: Feature {
     static let templates = ["goals/list", "goals/kinds", "goals/form", "goals/show", "goals/mine"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(GoalEndpoints.list, list)
-        router.read(GoalEndpoints.new, new)
-        router.write(GoalEndpoints.create, create)
-        router.read(GoalEndpoints.show, show)
-        router.read(GoalEndpoints.edit, edit)
-        router.write(GoalEndpoints.update, update)
-        router.write(GoalEndpoints.close, close)
-        router.write(GoalEndpoints.reopen, reopen)
-        router.write(GoalEndpoints.addNote, addNote)
-        router.read(GoalEndpoints.mine, mine)
+        router.add(GoalEndpoints.list) { $0.read(list) }
+        router.add(GoalEndpoints.new) { $0.read(new) }
+        router.add(GoalEndpoints.create) { $0.write(create) }
+        router.add(GoalEndpoints.show) { $0.read(show) }
+        router.add(GoalEndpoints.edit) { $0.read(edit) }
+        router.add(GoalEndpoints.update) { $0.write(update) }
+        router.add(GoalEndpoints.close) { $0.write(close) }
+        router.add(GoalEndpoints.reopen) { $0.write(reopen) }
+        router.add(GoalEndpoints.addNote) { $0.write(addNote) }
+        router.add(GoalEndpoints.mine) { $0.read(mine) }
     }
 
     /// Today in the clinic's calendar, not the server's.

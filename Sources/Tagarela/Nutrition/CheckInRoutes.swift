@@ -8,17 +8,17 @@ enum CheckInRoutes: Feature {
                             "nutrition/measurements"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(CheckInEndpoints.showCheckIn, showCheckIn)
-        router.read(CheckInEndpoints.showHistory, showHistory)
-        router.read(CheckInEndpoints.showPlan, showPlan)
-        router.read(CheckInEndpoints.showMeal, showMeal)
-        router.read(CheckInEndpoints.showMealPhoto, showMealPhoto)
-        router.read(CheckInEndpoints.showAnswerForm, showAnswerForm)
-        router.write(CheckInEndpoints.answer, preparing: .media, whenUploaded: "photo", storePhoto, answer)
-        router.read(CheckInEndpoints.showMeasurements, showMeasurements)
-        router.write(CheckInEndpoints.setSharing, setSharing)
-        router.write(CheckInEndpoints.addWeight, addWeight)
-        router.write(CheckInEndpoints.importWeights, preparing: .media, whenUploaded: "file", readImport, importWeights)
+        router.add(CheckInEndpoints.showCheckIn) { $0.read(showCheckIn) }
+        router.add(CheckInEndpoints.showHistory) { $0.read(showHistory) }
+        router.add(CheckInEndpoints.showPlan) { $0.read(showPlan) }
+        router.add(CheckInEndpoints.showMeal) { $0.read(showMeal) }
+        router.add(CheckInEndpoints.showMealPhoto) { $0.read(showMealPhoto) }
+        router.add(CheckInEndpoints.showAnswerForm) { $0.read(showAnswerForm) }
+        router.add(CheckInEndpoints.answer) { $0.slow(.media, whenUploaded: "photo", storePhoto).write(answer) }
+        router.add(CheckInEndpoints.showMeasurements) { $0.read(showMeasurements) }
+        router.add(CheckInEndpoints.setSharing) { $0.write(setSharing) }
+        router.add(CheckInEndpoints.addWeight) { $0.write(addWeight) }
+        router.add(CheckInEndpoints.importWeights) { $0.slow(.media, whenUploaded: "file", readImport).write(importWeights) }
     }
 
     @Sendable static func showCheckIn(_ context: RequestContext, _ db: Database) throws -> Reply {

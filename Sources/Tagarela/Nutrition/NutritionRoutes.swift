@@ -8,22 +8,22 @@ enum NutritionRoutes: Feature {
                             "nutrition/food-options", "nutrition/foods", "nutrition/food-edit"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(NutritionEndpoints.review, review)
-        router.read(NutritionEndpoints.printPlan, printPlan)
-        router.read(NutritionEndpoints.newMeal, newMeal)
-        router.write(NutritionEndpoints.createMeal, createMeal)
-        router.read(NutritionEndpoints.editMeal, editMeal)
-        router.write(NutritionEndpoints.updateMeal, updateMeal)
-        router.write(NutritionEndpoints.withdrawMeal, withdrawMeal)
-        router.write(NutritionEndpoints.copyDay, copyDay)
-        router.write(NutritionEndpoints.addWeight, addWeight)
-        router.write(NutritionEndpoints.setTarget, setTarget)
-        router.read(NutritionEndpoints.showFoods, showFoods)
-        router.write(NutritionEndpoints.createFood, createFood)
-        router.read(NutritionEndpoints.editFood, editFood)
-        router.write(NutritionEndpoints.updateFood, updateFood)
-        router.write(NutritionEndpoints.mergeFood, mergeFood)
-        router.write(NutritionEndpoints.removeFood, removeFood)
+        router.add(NutritionEndpoints.review) { $0.read(review) }
+        router.add(NutritionEndpoints.printPlan) { $0.read(printPlan) }
+        router.add(NutritionEndpoints.newMeal) { $0.read(newMeal) }
+        router.add(NutritionEndpoints.createMeal) { $0.write(createMeal) }
+        router.add(NutritionEndpoints.editMeal) { $0.read(editMeal) }
+        router.add(NutritionEndpoints.updateMeal) { $0.write(updateMeal) }
+        router.add(NutritionEndpoints.withdrawMeal) { $0.write(withdrawMeal) }
+        router.add(NutritionEndpoints.copyDay) { $0.write(copyDay) }
+        router.add(NutritionEndpoints.addWeight) { $0.write(addWeight) }
+        router.add(NutritionEndpoints.setTarget) { $0.write(setTarget) }
+        router.add(NutritionEndpoints.showFoods) { $0.read(showFoods) }
+        router.add(NutritionEndpoints.createFood) { $0.write(createFood) }
+        router.add(NutritionEndpoints.editFood) { $0.read(editFood) }
+        router.add(NutritionEndpoints.updateFood) { $0.write(updateFood) }
+        router.add(NutritionEndpoints.mergeFood) { $0.write(mergeFood) }
+        router.add(NutritionEndpoints.removeFood) { $0.write(removeFood) }
     }
 
     /// Nutrition pages need the nutrition specialty: a speech therapist linked to the same child gets 403.

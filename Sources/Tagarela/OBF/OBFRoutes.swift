@@ -8,13 +8,13 @@ enum OBFRoutes: Feature {
 
     static func add(to router: inout Router<Route>) {
         // Exports are audited, so writes; the files are built after the transaction.
-        router.write(OBFEndpoints.exportPackage, exportSource(followLinks: true, as: "obz"), then: exportPackage)
-        router.write(OBFEndpoints.exportBoard, exportSource(followLinks: false, as: "obf"), then: exportBoard)
-        router.read(OBFEndpoints.importForm, importForm)
-        router.write(OBFEndpoints.importBoards, preparing: .media, prepareImport, importBoards)
-        router.add(OBFEndpoints.importProgress, importProgress)
-        router.read(OBFEndpoints.importResult, importResult)
-        router.write(OBFEndpoints.usageLog, usageLog, then: usageLogFile)
+        router.add(OBFEndpoints.exportPackage) { $0.write(exportSource(followLinks: true, as: "obz")).finish(exportPackage) }
+        router.add(OBFEndpoints.exportBoard) { $0.write(exportSource(followLinks: false, as: "obf")).finish(exportBoard) }
+        router.add(OBFEndpoints.importForm) { $0.read(importForm) }
+        router.add(OBFEndpoints.importBoards) { $0.slow(.media, prepareImport).write(importBoards) }
+        router.add(OBFEndpoints.importProgress) { $0.reply(importProgress) }
+        router.add(OBFEndpoints.importResult) { $0.read(importResult) }
+        router.add(OBFEndpoints.usageLog) { $0.write(usageLog).finish(usageLogFile) }
     }
 
     static func exporter(_ context: RequestContext) -> OBFExporter {
@@ -33,13 +33,13 @@ enum OBFRoutes: Feature {
     }
 
     /// The plan and every board its folder cells lead to, as one package.
-    @Sendable static func exportPackage(_ context: RequestContext, _ source: OBFExportSource) throws -> Reply {
+    @Sendable static func exportPackage(_ context: RequestContext, _ source: OBFExportSource, _: Int64) throws -> Reply {
         Reply(.download(try exporter(context).package(source), type: "application/zip",
                         name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obz")))
     }
 
     /// The plan alone, with its pictures and sounds inside the JSON.
-    @Sendable static func exportBoard(_ context: RequestContext, _ source: OBFExportSource) throws -> Reply {
+    @Sendable static func exportBoard(_ context: RequestContext, _ source: OBFExportSource, _: Int64) throws -> Reply {
         Reply(.download(exporter(context).single(source), type: "application/json",
                         name: OBFExporter.fileName(source.screens[0].plan.name, extension: "obf")))
     }
@@ -51,7 +51,7 @@ enum OBFRoutes: Feature {
                                                       timeZone: context.configuration.timeZone, audit: context.audit, db)))
     }
 
-    @Sendable static func usageLogFile(_ context: RequestContext, _ found: (UsageRoutes.Filter, OBFQueries.UsageLog)) -> Reply {
+    @Sendable static func usageLogFile(_ context: RequestContext, _ found: (UsageRoutes.Filter, OBFQueries.UsageLog), _: Int64) -> Reply {
         let (filter, data) = found
         let log = OBLBuilder.log(patientId: data.patientId, locale: (data.locale ?? context.locale).rawValue, taps: data.taps,
                                  sentences: data.sentences, timeZone: context.configuration.timeZone)

@@ -8,13 +8,13 @@ enum PrivacyRoutes: Feature {
     static let templates = ["privacy/show", "privacy/archive", "privacy/erasures"]
 
     static func add(to router: inout Router<Route>) {
-        router.read(PrivacyEndpoints.show, show)
-        router.write(PrivacyEndpoints.download, archiveSource, then: archive)
-        router.write(PrivacyEndpoints.requestErasure, requestErasure)
-        router.write(PrivacyEndpoints.withdrawErasure, withdrawErasure)
-        router.read(PrivacyEndpoints.erasures, erasures)
-        router.write(PrivacyEndpoints.erase, erase, then: removeErasedFiles)
-        router.write(PrivacyEndpoints.decline, decline)
+        router.add(PrivacyEndpoints.show) { $0.read(show) }
+        router.add(PrivacyEndpoints.download) { $0.write(archiveSource).finish(archive) }
+        router.add(PrivacyEndpoints.requestErasure) { $0.write(requestErasure) }
+        router.add(PrivacyEndpoints.withdrawErasure) { $0.write(withdrawErasure) }
+        router.add(PrivacyEndpoints.erasures) { $0.read(erasures) }
+        router.add(PrivacyEndpoints.erase) { $0.write(erase).finish(removeErasedFiles) }
+        router.add(PrivacyEndpoints.decline) { $0.write(decline) }
     }
 
     // MARK: - The patient's side
@@ -55,7 +55,7 @@ enum PrivacyRoutes: Feature {
 
     /// The zip, built holding no transaction: a page to read (`index.html`), the same as data (`data.json`,
     /// one CSV per section) and the pictures and recordings.
-    @Sendable static func archive(_ context: RequestContext, _ source: ArchiveSource) throws -> Reply {
+    @Sendable static func archive(_ context: RequestContext, _ source: ArchiveSource, _: Int64) throws -> Reply {
         let configuration = context.configuration
         let files = source.media.compactMap { file -> (PatientArchive.MediaFile, Data)? in
             let folder = file.location == .audio ? configuration.audioFolder : configuration.mediaDirectory
@@ -131,7 +131,7 @@ enum PrivacyRoutes: Feature {
         return .next((requestId, outcome))
     }
 
-    @Sendable static func removeErasedFiles(_ context: RequestContext, _ done: (Int64, Erasures.Outcome)) -> Reply {
+    @Sendable static func removeErasedFiles(_ context: RequestContext, _ done: (Int64, Erasures.Outcome), _: Int64) -> Reply {
         Erasures.removeFiles(done.1.files, requestId: done.0, mediaDirectory: context.configuration.mediaDirectory,
                              audioFolder: context.configuration.audioFolder)
         context.caches.pages.invalidateAll()

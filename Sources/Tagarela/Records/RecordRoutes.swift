@@ -7,8 +7,8 @@ enum RecordRoutes: Feature {
     static let templates = ["records/report"]
 
     static func add(to router: inout Router<Route>) {
-        router.write(RecordEndpoints.report, report)
-        router.write(RecordEndpoints.mine, mine)
+        router.add(RecordEndpoints.report) { $0.write(report) }
+        router.add(RecordEndpoints.mine) { $0.write(mine) }
     }
 
     @Sendable static func mine(_ context: RequestContext, _ db: Database) throws -> Reply {

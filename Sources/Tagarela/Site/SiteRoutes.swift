@@ -5,10 +5,10 @@ enum SiteRoutes: Feature {
     static let templates = ["site/home", "site/about", "site/offline"]
 
     static func add(to router: inout Router<Route>) {
-        router.add(SiteEndpoints.home, showHome)
-        router.add(SiteEndpoints.about, showAbout)
-        router.add(SiteEndpoints.health, health)
-        router.add(SiteEndpoints.offline, showOffline)
+        router.add(SiteEndpoints.home) { $0.reply(showHome) }
+        router.add(SiteEndpoints.about) { $0.reply(showAbout) }
+        router.add(SiteEndpoints.health) { $0.reply(health) }
+        router.add(SiteEndpoints.offline) { $0.reply(showOffline) }
     }
 
     /// Kept by the service worker with the boards, in the patient's language, and shown for any page that

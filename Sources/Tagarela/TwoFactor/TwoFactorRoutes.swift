@@ -8,14 +8,14 @@ enum TwoFactorRoutes: Feature {
     static let challengeCookie = "tagarela_login_code"
 
     static func add(to router: inout Router<Route>) {
-        router.add(TwoFactorEndpoints.showCode, showCode)
-        router.write(TwoFactorEndpoints.checkCode, checkCode)
-        router.read(TwoFactorEndpoints.show, show)
-        router.write(TwoFactorEndpoints.begin, begin)
-        router.write(TwoFactorEndpoints.confirm, confirm)
-        router.write(TwoFactorEndpoints.disable, disable)
-        router.read(TwoFactorEndpoints.policy, policy)
-        router.write(TwoFactorEndpoints.setPolicy, setPolicy)
+        router.add(TwoFactorEndpoints.showCode) { $0.reply(showCode) }
+        router.add(TwoFactorEndpoints.checkCode) { $0.write(checkCode) }
+        router.add(TwoFactorEndpoints.show) { $0.read(show) }
+        router.add(TwoFactorEndpoints.begin) { $0.write(begin) }
+        router.add(TwoFactorEndpoints.confirm) { $0.write(confirm) }
+        router.add(TwoFactorEndpoints.disable) { $0.write(disable) }
+        router.add(TwoFactorEndpoints.policy) { $0.read(policy) }
+        router.add(TwoFactorEndpoints.setPolicy) { $0.write(setPolicy) }
     }
 
     // MARK: - The login's second step
