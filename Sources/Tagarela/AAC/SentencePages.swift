@@ -21,7 +21,23 @@ struct SentenceEditorPage: PageModel {
         /// The words that may follow this one (empty for complements).
         let links: [Link]
         let hasLinkChoices: Bool
-        let linksLegend: String
+        /// "Verbs after “{word}”", in three parts: the word is the boards' language, the rest the page's.
+        let linksLegend: QuotedWord
+    }
+
+    /// A sentence of the page's language quoting one word of the boards', split around the word.
+    struct QuotedWord: PageModel {
+        let before: String
+        let word: String
+        let after: String
+
+        init(_ key: String, word: String, _ t: Translator) {
+            let marker = "\u{1}"
+            let parts = t(key, ["word": marker]).components(separatedBy: marker)
+            before = parts.first ?? ""
+            self.word = word
+            after = parts.count > 1 ? parts[1...].joined(separator: word) : ""
+        }
     }
 
     struct Column: PageModel {
@@ -102,7 +118,7 @@ struct SentenceEditorPage: PageModel {
                             isVerb: role == .verb, isShortcut: word.isShortcut,
                             links: followers.map { Link(id: $0.id, name: $0.symbol.name, isChecked: linked.contains($0.id)) },
                             hasLinkChoices: !followers.isEmpty,
-                            linksLegend: followers.isEmpty ? "" : t("sentence_links_legend_\(role.rawValue)", ["word": word.symbol.name]))
+                            linksLegend: QuotedWord("sentence_links_legend_\(role.rawValue)", word: word.symbol.name, t))
             }
             return Column(role: role.rawValue, addURL: PlanEndpoints.editor.path(planId, query: ["add": role.rawValue]) + "#chooser-title",
                           title: t["sentence_role_\(role.rawValue)"], hint: t["sentence_role_hint_\(role.rawValue)"],

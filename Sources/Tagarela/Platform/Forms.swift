@@ -121,4 +121,6 @@ struct SelectOption: Encodable, Sendable {
     let value: String
     let label: String
     let isSelected: Bool
+    /// The label's language when it is not the page's (a board's name).
+    var lang: String? = nil
 }

@@ -50,6 +50,8 @@ struct PatientOverview: PageModel {
     let counts: [Count]
     let longest: String?
     let newWords: [Word]
+    /// The new words' language when it is not the page's.
+    let wordsLang: String?
     let showsGames: Bool
     let games: [Line]
     let showsMeals: Bool
@@ -82,6 +84,7 @@ struct PatientOverview: PageModel {
         counts = showsCommunication
             ? [Self.count(t["overview_taps"], taps, t), Self.count(t["overview_sentences"], sentences, t)] : []
         longest = showsCommunication ? record.longestSentence.map { t("overview_longest", ["words": "\($0)"]) } : nil
+        wordsLang = t.locale.lang(of: record.wordsLocale)
         newWords = showsCommunication ? record.newWords.map { Word(name: $0.name, count: t("overview_times", ["count": "\($0.count)"])) } : []
         showsGames = sections.speech && record.hasGames
         games = showsGames ? record.games.map { Self.game($0, t) } : []

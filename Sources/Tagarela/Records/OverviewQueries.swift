@@ -81,6 +81,8 @@ enum OverviewQueries {
         var longestSentence: Int?
         /// Symbols first used in the period, the most used first.
         var newWords: [Word] = []
+        /// The language the boards speak (`PlanQueries.Patient.locale`), for `lang` on the new words.
+        var wordsLocale: AppLocale?
         var hasGames = false
         var games: [Game] = []
         var hasMeals = false
@@ -146,6 +148,7 @@ enum OverviewQueries {
             """), arguments: [id, from, to])
         while let row = try days.next() { record.taps[row[0]] = row[1] }
         record.newWords = try newWords(id, from: from, to: to, db)
+        if !record.newWords.isEmpty { record.wordsLocale = try PlanQueries.person(id, db).locale }
         let start = ISODate.date(from, timeZone: timeZone) ?? .distantPast
         let end = (ISODate.date(to, timeZone: timeZone) ?? .distantFuture).addingTimeInterval(86_400)
         let offset = timeZone.secondsFromGMT(for: now)
