@@ -71,4 +71,39 @@ import Testing
         #expect(try elisa.post("/plans/\(board.id!)/cells/0", [("cover", "1")]).status == 403)
         #expect(try test.snapshot() == before)
     }
+
+    /// A sentence plan has no cells: its cover is one of its words' pictures, chosen in its editor.
+    @Test func theClinicianChoosesASentenceWordsPictureAndOnlySheMay() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana"), bruno = try test.browser(loggedInAs: "bruno")
+        let carla = try test.id(of: "Carla Costa")
+        let sentences = try plan(test, patient: "Carla Costa", named: "Frases")
+        let words = try test.read { try Row.fetchAll($0, sql: "SELECT id, symbolId FROM sentenceWord WHERE planId = ? ORDER BY id",
+                                                     arguments: [sentences.id!]) }
+        let chosen = words.first { ($0["symbolId"] as Int64) != sentences.coverSymbolId }!
+        let (wordId, symbolId): (Int64, Int64) = (chosen["id"], chosen["symbolId"])
+        _ = try bruno.post("/patients/\(carla)/patient-mode", [])
+        #expect(tilePictures(try bruno.get("/play").text)["Frases"] != (try imageURL(test, symbol: symbolId)))
+
+        let editor = try ana.get("/plans/\(sentences.id!)/edit").text
+        #expect(editor.contains(#"action="/plans/\#(sentences.id!)/words/\#(wordId)/cover""#))
+        let saved = try ana.post("/plans/\(sentences.id!)/words/\(wordId)/cover", [])
+        #expect(saved.status == 303)
+        #expect(saved.header("Location") == "/plans/\(sentences.id!)/edit#word-\(wordId)")
+        #expect(tilePictures(try bruno.get("/play").text)["Frases"] == (try imageURL(test, symbol: symbolId)))
+        let after = try ana.get("/plans/\(sentences.id!)/edit").text
+        #expect(!after.contains(#"action="/plans/\#(sentences.id!)/words/\#(wordId)/cover""#), "already the plan's picture")
+        #expect(after.contains("Figura das frases no início da criança."))
+        let audit = try test.read { try String.fetchAll($0, sql: "SELECT summary FROM auditEntry WHERE entityId = ? AND entity = 'plan'",
+                                                        arguments: [sentences.id!]) }
+        #expect(audit.contains("cover word \(wordId)"))
+
+        // A tutor may not; a word of another plan is not this plan's; nothing changes.
+        let board = try plan(test, patient: "Carla Costa", named: "Palavras principais")
+        let other = try test.read { try Int64.fetchOne($0, sql: "SELECT id FROM sentenceWord WHERE planId <> ? LIMIT 1", arguments: [sentences.id!]) }
+        #expect(try bruno.post("/plans/\(sentences.id!)/words/\(wordId)/cover", []).status == 403)
+        if let other { #expect(try ana.post("/plans/\(sentences.id!)/words/\(other)/cover", []).status == 404) }
+        #expect(try ana.post("/plans/\(board.id!)/words/\(wordId)/cover", []).status == 404, "a board is not a sentence plan")
+        #expect(try plan(test, patient: "Carla Costa", named: "Frases").coverSymbolId == symbolId)
+    }
 }

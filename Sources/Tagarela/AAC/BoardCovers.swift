@@ -30,6 +30,11 @@ enum BoardCovers {
     /// Makes the picture of the board's cell at `position` its cover. The cell must hold a symbol.
     static func choose(_ cell: PlanCell, of plan: Plan, _ db: Database) throws {
         guard let symbolId = cell.symbolId else { throw AppError.badRequest }
+        try choose(symbolId: symbolId, of: plan, db)
+    }
+
+    /// Makes a picture of the plan (a cell's, or a sentence plan's word's) its cover.
+    static func choose(symbolId: Int64, of plan: Plan, _ db: Database) throws {
         try db.execute(sql: "UPDATE plan SET coverSymbolId = ? WHERE id = ?", arguments: [symbolId, plan.id])
     }
 }

@@ -9,5 +9,7 @@ enum SentenceEndpoints {
     /// The whole-sentence clips of the sentence being built (`?words=`), made if missing: asked by the
     /// builder as each word is chosen, so "?" and NO sound whole when Speak is pressed.
     static let clips = Endpoint<Int64>(.get, "/play/:plan/sentence-clips", .signedIn([.patient]))
+    /// The word's picture becomes the plan's picture on the child's tiles (`BoardCovers`).
+    static let setCover = Endpoint<Int64, Int64>(.post, "/plans/:plan/words/:word/cover", .signedIn([.clinician], clinicianSpecialty: .speech))
     static let setLinks = Endpoint<Int64, Int64>(.post, "/plans/:plan/words/:word/links", .signedIn([.clinician], clinicianSpecialty: .speech))
 }

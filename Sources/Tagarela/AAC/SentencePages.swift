@@ -15,6 +15,9 @@ struct SentenceEditorPage: PageModel {
         let removeURL: String
         let shortcutURL: String
         let linksURL: String
+        /// The form that makes this word's picture the plan's on the child's tiles, unless it already is.
+        let coverURL: String
+        let isCover: Bool
         let colourClass: String
         let isVerb: Bool
         let isShortcut: Bool
@@ -114,7 +117,9 @@ struct SentenceEditorPage: PageModel {
                 return Word(id: word.id, name: word.symbol.name, imageURL: word.symbol.imageURL,
                             removeURL: SentenceEndpoints.removeWord.path(planId, word.id),
                             shortcutURL: SentenceEndpoints.setShortcut.path(planId, word.id),
-                            linksURL: SentenceEndpoints.setLinks.path(planId, word.id), colourClass: word.colour.cssClass,
+                            linksURL: SentenceEndpoints.setLinks.path(planId, word.id),
+                            coverURL: SentenceEndpoints.setCover.path(planId, word.id), isCover: word.symbol.id == plan.coverSymbolId,
+                            colourClass: word.colour.cssClass,
                             isVerb: role == .verb, isShortcut: word.isShortcut,
                             links: followers.map { Link(id: $0.id, name: $0.symbol.name, isChecked: linked.contains($0.id)) },
                             hasLinkChoices: !followers.isEmpty,

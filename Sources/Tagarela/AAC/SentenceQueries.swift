@@ -77,6 +77,15 @@ enum SentencePlans {
         return word
     }
 
+    /// Makes the word's picture the plan's picture on the child's tiles. A word of another plan is a 404.
+    static func chooseCover(planId: Int64, wordId: Int64, by actor: Actor, audit: AuditContext, _ db: Database) throws -> SentenceWord {
+        let plan = try editable(planId, by: actor, db)
+        let word = try word(wordId, of: plan, db)
+        try BoardCovers.choose(symbolId: word.symbolId, of: plan, db)
+        try touch(plan, audit, "cover word \(word.id!)", db)
+        return word
+    }
+
     /// Replaces the words that may follow one word: a subject's verbs, or a verb's complements. Any
     /// other word of the plan (or of another) is a 400, and nothing changes.
     static func setLinks(planId: Int64, wordId: Int64, to chosen: Set<Int64>, by actor: Actor, audit: AuditContext,

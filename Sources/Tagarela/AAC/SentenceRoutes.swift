@@ -12,6 +12,7 @@ enum SentenceRoutes: Feature {
         router.add(SentenceEndpoints.removeWord) { $0.write(removeWord) }
         router.add(SentenceEndpoints.setShortcut) { $0.write(setShortcut) }
         router.add(SentenceEndpoints.setLinks) { $0.write(setLinks) }
+        router.add(SentenceEndpoints.setCover) { $0.write(setCover) }
         // The builder asks as each word is chosen; made clips are files, so a repeated ask is a lookup.
         router.add(SentenceEndpoints.clips) { $0.cached(as: clipsKey).read(sentenceBeingBuilt).finish(sentenceClips) }
     }
@@ -79,6 +80,11 @@ enum SentenceRoutes: Feature {
         let word = try SentencePlans.setShortcut(planId: planId, wordId: wordId, context.request.form["shortcut"] == "1",
                                                  by: actor, audit: context.audit, db)
         return .redirect(to: SentenceEditorPage.anchor(planId: planId, "word-\(word.id!)"), flash: "sentence_links_saved")
+    }
+
+    @Sendable static func setCover(_ context: RequestContext, _ db: Database, planId: Int64, wordId: Int64) throws -> Reply {
+        let word = try SentencePlans.chooseCover(planId: planId, wordId: wordId, by: try context.requireActor(), audit: context.audit, db)
+        return .redirect(to: SentenceEditorPage.anchor(planId: planId, "word-\(word.id!)"), flash: "sentence_cover_chosen")
     }
 
     /// Replaces the words that may follow one word: a subject's verbs, or a verb's complements.
