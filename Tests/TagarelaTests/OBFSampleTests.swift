@@ -331,6 +331,40 @@ import Testing
         #expect(try test.read { try Category.filter(Column("clinicianId") == anaID && Column("name") == "Bichos").fetchCount($0) } == 1)
     }
 
+    /// Accents make another word: "vovó" (grandmother) is not Ana's "vovô" (grandfather), even drawn with the
+    /// same picture. Matching used to ignore accents and joined them.
+    @Test func aWordDifferingByAnAccentIsNotReused() async throws {
+        let test = try await TestApp()
+        let ana = try test.browser(loggedInAs: "ana")
+        let carla = try test.id(of: "Carla Costa"), anaID = try test.id(of: "Ana Souza")
+        let importer = OBFImporter(media: test.app.media, speech: test.app.speech, pictograms: test.app.pictograms,
+                                   temporaryDirectory: test.app.configuration.uploadsDirectory)
+        let picture = try #require(importer.pictogram(for: "vovó", locale: .ptBR))
+        let grandfather = try test.write { db -> Int64 in
+            let category = try Category.forClinicianReadOnly(anaID, db)[0]
+            var symbol = Symbol(clinicianId: anaID, patientId: nil, categoryId: category.id!, name: "vovô", spokenText: "vovô",
+                                pictogram: picture, imagePath: nil, audioFile: nil, audioKind: "generated", voice: "pt-BR",
+                                createdAt: test.clock.now, updatedAt: test.clock.now)
+            try symbol.insert(db)
+            return symbol.id!
+        }
+        let board = OBFTests.json([
+            "format": "open-board-0.1", "id": "f", "locale": "pt-BR", "name": "Família",
+            "buttons": [["id": "1", "label": "vovó"]], "grid": ["rows": 1, "columns": 1, "order": [["1"]]],
+        ])
+        let record = try importRecord(test, try upload(ana, patient: carla, name: "familia.obf", content: [UInt8](board)))
+        let used = try test.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.id, s.name FROM planCell c JOIN symbol s ON s.id = c.symbolId
+                JOIN obfImportBoard b ON b.planId = c.planId WHERE b.importId = ?
+                """, arguments: [record.id])
+        }
+        #expect(used.map { $0["name"] as String } == ["vovó"], "the button says its own word")
+        #expect(!used.contains { $0["id"] as Int64 == grandfather })
+        // Ana's own "vovó" (the demo's library has one) may be reused; her "vovô" never.
+        #expect(record.reusedSymbols <= 1)
+    }
+
     // MARK: - Export
 
     @Test func aBoardKeepsItsLocaleWhenExportedAgain() async throws {

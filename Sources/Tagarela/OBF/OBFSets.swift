@@ -111,7 +111,7 @@ enum OBFImportCategory {
     }
 
     /// The clinician's symbols this patient's boards may show (their library and this patient's own),
-    /// by label ignoring case and accents.
+    /// by label ignoring case but not accents: "vovó" is not "vovô", nor "cocô" "coco".
     final class DedupIndex {
         private let byLabel: [String: [Symbol]]
         private let mediaDirectory: String
@@ -121,7 +121,7 @@ enum OBFImportCategory {
             let symbols = try Symbol.fetchAll(db, sql: """
                 SELECT * FROM symbol WHERE clinicianId = ? AND (patientId IS NULL OR patientId = ?) ORDER BY patientId IS NOT NULL, id
                 """, arguments: [clinicianId, patientId])
-            byLabel = Dictionary(grouping: symbols) { PictogramLibrary.fold($0.name) }
+            byLabel = Dictionary(grouping: symbols) { Self.key($0.name) }
             self.mediaDirectory = mediaDirectory
         }
 
@@ -130,7 +130,7 @@ enum OBFImportCategory {
         /// A symbol that speaks another language is another word ("agua" is not Carla's Portuguese "água").
         /// A label of one character is a key of a keyboard, whose case is the point: "i" is not the pronoun "I".
         func symbol(label: String, pictogram: String?, imagePath: String?, voice: String) -> Int64? {
-            for candidate in byLabel[PictogramLibrary.fold(label)] ?? []
+            for candidate in byLabel[Self.key(label)] ?? []
             where (candidate.voice == nil || candidate.voice == voice) && (label.count > 1 || candidate.name == label) {
                 if let pictogram, candidate.pictogram == pictogram { return candidate.id }
                 if let imagePath, let theirs = candidate.imagePath, let mine = hash(imagePath), hash(theirs) == mine {
@@ -139,6 +139,8 @@ enum OBFImportCategory {
             }
             return nil
         }
+
+        private static func key(_ label: String) -> String { label.lowercased().trimmingCharacters(in: .whitespaces) }
 
         private func hash(_ relative: String) -> String? {
             if let known = hashes[relative] { return known }
