@@ -115,7 +115,7 @@ struct PathValues<each P: PathParameter>: Sendable {
 
 /// A feature's routes and the templates its pages name, listed once in `App.features`: `add(to:)`
 /// registers every route of the feature, and a template missing from `templates` stops the start.
-protocol Feature {
+protocol Feature: SendableMetatype {
     static var templates: [String] { get }
     static func add(to router: inout Router<Route>)
 }
