@@ -276,6 +276,18 @@ import Testing
 
     // MARK: - Words: one category per set, the clinician's own reused
 
+    /// A Portuguese symbol in the clinician's library, drawn with `pictogram`.
+    func librarySymbol(_ test: TestApp, of clinicianId: Int64, _ name: String, spoken: String, pictogram: String) throws -> Int64 {
+        try test.write { db in
+            let category = try Category.forClinicianReadOnly(clinicianId, db)[0]
+            var symbol = Symbol(clinicianId: clinicianId, patientId: nil, categoryId: category.id!, name: name, spokenText: spoken,
+                                pictogram: pictogram, imagePath: nil, audioFile: nil, audioKind: "generated", voice: "pt-BR",
+                                createdAt: test.clock.now, updatedAt: test.clock.now)
+            try symbol.insert(db)
+            return symbol.id!
+        }
+    }
+
     @Test func importedWordsGoToOneCategoryNamedAfterTheSetAndReuseTheCliniciansSymbols() async throws {
         let test = try await TestApp()
         let ana = try test.browser(loggedInAs: "ana")
@@ -285,14 +297,7 @@ import Testing
                                    temporaryDirectory: test.app.configuration.uploadsDirectory)
         let water = try #require(importer.pictogram(for: "água", locale: .ptBR))
         // Ana's own "Água" with that pictogram, in her library.
-        let existing = try test.write { db -> Int64 in
-            let category = try Category.forClinicianReadOnly(anaID, db)[0]
-            var symbol = Symbol(clinicianId: anaID, patientId: nil, categoryId: category.id!, name: "Água", spokenText: "água",
-                                pictogram: water, imagePath: nil, audioFile: nil, audioKind: "generated", voice: "pt-BR",
-                                createdAt: test.clock.now, updatedAt: test.clock.now)
-            try symbol.insert(db)
-            return symbol.id!
-        }
+        let existing = try librarySymbol(test, of: anaID, "Água", spoken: "água", pictogram: water)
         // "gato" three times over two boards, with the three Fitzgerald colours another app gave them.
         let board = { (id: String, name: String, colours: [String]) in
             OBFTests.json([
@@ -340,14 +345,7 @@ import Testing
         let importer = OBFImporter(media: test.app.media, speech: test.app.speech, pictograms: test.app.pictograms,
                                    temporaryDirectory: test.app.configuration.uploadsDirectory)
         let picture = try #require(importer.pictogram(for: "vovó", locale: .ptBR))
-        let grandfather = try test.write { db -> Int64 in
-            let category = try Category.forClinicianReadOnly(anaID, db)[0]
-            var symbol = Symbol(clinicianId: anaID, patientId: nil, categoryId: category.id!, name: "vovô", spokenText: "vovô",
-                                pictogram: picture, imagePath: nil, audioFile: nil, audioKind: "generated", voice: "pt-BR",
-                                createdAt: test.clock.now, updatedAt: test.clock.now)
-            try symbol.insert(db)
-            return symbol.id!
-        }
+        let grandfather = try librarySymbol(test, of: anaID, "vovô", spoken: "vovô", pictogram: picture)
         let board = OBFTests.json([
             "format": "open-board-0.1", "id": "f", "locale": "pt-BR", "name": "Família",
             "buttons": [["id": "1", "label": "vovó"]], "grid": ["rows": 1, "columns": 1, "order": [["1"]]],

@@ -51,33 +51,27 @@ extension Steps where Value == Void {
 
     /// One read transaction.
     func read<Found>(_ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Found)
-    -> Steps<Found, repeat each P> {
-        then(.read) { dispatch, values, _, next in
-            try next(try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values.all) })
-        }
-    }
+    -> Steps<Found, repeat each P> { access(.read) { context, db, values in .next(try handler(context, db, repeat each values.all)) } }
 
     /// One read transaction that may stop the chain with its own reply.
     func read<Found>(_ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Step<Found>)
-    -> Steps<Found, repeat each P> {
-        then(.read) { dispatch, values, _, next in
-            try dispatch.then(try dispatch.database.read { db in try handler(dispatch.context, db, repeat each values.all) }, next)
-        }
-    }
+    -> Steps<Found, repeat each P> { access(.read) { context, db, values in try handler(context, db, repeat each values.all) } }
 
     /// One write transaction (which may read first).
     func write<Found>(_ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Found)
-    -> Steps<Found, repeat each P> {
-        then(.write) { dispatch, values, _, next in
-            try next(try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values.all) })
-        }
-    }
+    -> Steps<Found, repeat each P> { access(.write) { context, db, values in .next(try handler(context, db, repeat each values.all)) } }
 
     /// One write transaction that may stop the chain with its own reply (an export refused).
     func write<Found>(_ handler: @escaping @Sendable (RequestContext, Database, repeat each P) throws -> Step<Found>)
+    -> Steps<Found, repeat each P> { access(.write) { context, db, values in try handler(context, db, repeat each values.all) } }
+
+    private func access<Found>(_ use: DatabaseUse,
+                               _ body: @escaping @Sendable (RequestContext, Database, PathValues<repeat each P>) throws -> Step<Found>)
     -> Steps<Found, repeat each P> {
-        then(.write) { dispatch, values, _, next in
-            try dispatch.then(try dispatch.database.write { db in try handler(dispatch.context, db, repeat each values.all) }, next)
+        then(use) { dispatch, values, _, next in
+            let step = use == .read ? try dispatch.database.read { db in try body(dispatch.context, db, values) }
+                                    : try dispatch.database.write { db in try body(dispatch.context, db, values) }
+            return try dispatch.then(step, next)
         }
     }
 
