@@ -80,6 +80,9 @@ public final class App: Responder {
             guard FileManager.default.fileExists(atPath: configuration.templatesDirectory) else {
                 throw StartupError.missingResources(configuration.resourcesDirectory)
             }
+            // The picture library's names are read beside the templates' parse: the two are most of a start.
+            async let pictograms = PictogramLibrary.load(curated: configuration.resourcesDirectory + "/Data/pictograms.json",
+                                                         library: configuration.pictogramFolder + "/library.json")
             let catalogues = try Catalogues(directory: configuration.templatesDirectory + "/i18n")
             let staticFiles = try StaticFiles(root: configuration.publicDirectory)
             let assets = Assets(staticFiles)
@@ -88,8 +91,7 @@ public final class App: Responder {
                                                      constants: assets.templateConstants.merging(PageChrome.Links.templateConstants) { $1 },
                                                      compare: configuration.comparesTemplates)
             return Resources(catalogues: catalogues, staticFiles: staticFiles, assets: assets, templates: templates,
-                             pictograms: try PictogramLibrary.load(curated: configuration.resourcesDirectory + "/Data/pictograms.json",
-                                                                  library: configuration.pictogramFolder + "/library.json"))
+                             pictograms: try await pictograms)
         }
     }
 
