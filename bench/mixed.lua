@@ -15,6 +15,12 @@
 --                evaluation  client id
 --                overview    patient id (of the worklist clinician)
 --                worklist    (none)
+--              MIXED_HOSTS optional: host names (comma-separated), one per request in turn, sent as the
+--                          Host header: bench/region spreads one kind over the tenants of a node this way.
+--                          A check-in keeps each patient at one host (the user's place in the file, modulo
+--                          the hosts): their meals are answered in queue order in their own clinic
+--              MIXED_BACKOFF_MS optional: after an answer of 500 or more the thread's next request waits this
+--                          long, as a browser would before trying again (bench/region, while a node is down)
 -- Prints a RESULT line like report.lua's, with the statuses that were not the
 -- kind's expected one (see done below).
 
@@ -44,15 +50,40 @@ if #users == 0 then
    error("mixed.lua: no users in " .. users_file)
 end
 
+local hosts = split(os.getenv("MIXED_HOSTS") or "", ",")
+local host_turn = 0
+
+-- Defined only when asked for: wrk schedules every request through a timer once delay() exists.
+local backoff_ms = tonumber(os.getenv("MIXED_BACKOFF_MS") or "")
+local back_off = false
+if backoff_ms then
+   function delay()
+      if back_off then
+         back_off = false
+         return backoff_ms
+      end
+      return 0
+   end
+end
+
 local turn = 0
 local key_counter = 0
 math.randomseed(os.time())
 
+-- The next tenant's host, when MIXED_HOSTS names them (else wrk's own Host header).
+local with_host = function(headers)
+   if #hosts > 0 then
+      host_turn = host_turn % #hosts + 1
+      headers["Host"] = hosts[host_turn]
+   end
+   return headers
+end
+
 local form_headers = function(user)
-   return {
+   return with_host({
       ["Cookie"] = "tagarela_session=" .. user.cookie,
       ["Content-Type"] = "application/x-www-form-urlencoded",
-   }
+   })
 end
 
 local skinfolds = "&sf_chest_1=12&sf_midaxillary_1=10&sf_triceps_1=11&sf_subscapular_1=14"
@@ -69,7 +100,7 @@ request = function()
    end
    turn = turn % #users + 1
    local user = users[turn]
-   local cookie = { ["Cookie"] = "tagarela_session=" .. user.cookie }
+   local cookie = with_host({ ["Cookie"] = "tagarela_session=" .. user.cookie })
    if kind == "board" then
       return wrk.format("GET", "/play/" .. user.a, cookie)
    elseif kind == "tap" then
@@ -90,7 +121,11 @@ request = function()
       -- (answered: a redirect to /meals, still a 303).
       local meal = user.list[user.next] or user.list[#user.list]
       user.next = user.next + 1
-      return wrk.format("POST", "/meals/" .. meal .. "/answer", form_headers(user),
+      local headers = form_headers(user)
+      if #hosts > 0 then
+         headers["Host"] = hosts[(turn - 1) % #hosts + 1]
+      end
+      return wrk.format("POST", "/meals/" .. meal .. "/answer", headers,
          "_csrf=" .. user.csrf .. "&followed=1&hunger=3&version=1")  -- the prescription as generated, never edited
    elseif kind == "evaluation" then
       return wrk.format("POST", "/clients/" .. user.a .. "/evaluations", form_headers(user),
@@ -114,6 +149,9 @@ function init(args)
 end
 
 function response(status, headers, body)
+   if status >= 500 then
+      back_off = true
+   end
    if status ~= expected[kind] then
       unexpected[status] = (unexpected[status] or 0) + 1
    elseif kind == "checkin" then
