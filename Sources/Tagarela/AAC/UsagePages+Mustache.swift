@@ -79,8 +79,7 @@ extension SelectOption: MustacheParent {
         case "value": MustacheText(value)
         case "label": MustacheText(label)
         case "isSelected": isSelected
-        // false, not nil: a nil would climb to the page's own `lang`
-        case "lang": lang.map { MustacheText($0) as Any } ?? (false as Any)
+        case "labelLang": labelLang.map(MustacheText.init)
         default: nil
         }
     }

@@ -76,7 +76,7 @@ struct UsagePage: PageModel {
         from = filter.from
         to = filter.to
         self.plans = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.planId == nil)]
-            + plans.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: filter.planId == $0.id, lang: wordsLang) }
+            + plans.map { SelectOption(value: "\($0.id!)", label: $0.name, isSelected: filter.planId == $0.id, labelLang: wordsLang) }
         self.people = [SelectOption(value: "", label: t["audit_any"], isSelected: filter.assistedBy == nil)]
             + people.map { SelectOption(value: "\($0.id!)", label: $0.displayName, isSelected: filter.assistedBy == $0.id) }
         kinds = UsageRoutes.Filter.Kind.allCases.map {

@@ -121,6 +121,7 @@ struct SelectOption: Encodable, Sendable {
     let value: String
     let label: String
     let isSelected: Bool
-    /// The label's language when it is not the page's (a board's name).
-    var lang: String? = nil
+    /// The label's language when it is not the page's (a board's name). Not named `lang`: a nil would
+    /// find the page's own `lang` around it.
+    var labelLang: String? = nil
 }
