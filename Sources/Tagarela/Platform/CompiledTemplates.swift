@@ -36,6 +36,14 @@ struct CompiledTemplates: Sendable {
         self.templates = templates
     }
 
+    private init(templates: [String: CompiledTemplate]) { self.templates = templates }
+
+    /// The same templates with every `{{name}}` (escaped, not `{{{name}}}`) for which `text` has a text written
+    /// in as that text, escaped: a language's copy made from the one parse (see `Templates.localize`).
+    func writingIn(_ text: (String) -> String?) -> CompiledTemplates {
+        CompiledTemplates(templates: templates.mapValues { $0.writingIn(text) })
+    }
+
     /// `name` rendered with `object` as the whole context, or nil when there is no such template.
     func render(_ name: String, _ object: Any) -> String? {
         guard let template = templates[name] else { return nil }
@@ -292,6 +300,24 @@ final class CompiledTemplate: Sendable {
     let steps: [Step]
     /// The length of its last rendering, as a whole page (`CompiledTemplates.render`).
     let lastLength = Atomic<Int>(0)
+
+    private init(steps: [Step]) { self.steps = steps }
+
+    /// See `CompiledTemplates.writingIn`.
+    func writingIn(_ text: (String) -> String?) -> CompiledTemplate {
+        CompiledTemplate(steps: steps.map { step in
+            switch step {
+            case .variable(let name, escaped: true) where name.start == .climbing:
+                text(name.parts.joined(separator: ".")).map { .text(HTML.escape($0)) } ?? step
+            case .section(let name, let body): .section(name, body.writingIn(text))
+            case .invertedSection(let name, let body): .invertedSection(name, body.writingIn(text))
+            case .partial(let name, let indentation, let overrides):
+                .partial(name, indentation: indentation, overrides: overrides?.mapValues { $0.writingIn(text) })
+            case .block(let name, let fallback, let indentation): .block(name, default: fallback.writingIn(text), indentation: indentation)
+            case .text, .variable: step
+            }
+        })
+    }
 
     /// Reads the steps out of swift-mustache's parse of the template (its `tokens`, reached through
     /// `Mirror`: the parse is not public API). A token this does not know fails at start, naming `name`.

@@ -38,14 +38,21 @@ public struct Templates: Sendable {
         let parsed = try parse(texts)
         let missing = required.filter { parsed[$0] == nil }
         guard missing.isEmpty else { throw StartupError.missingTemplates(missing) }
+        let compiled = try CompiledTemplates(parsed)
+        var localized: [AppLocale: CompiledTemplates] = [:]
         var localizedParses: [AppLocale: [String: MustacheTemplate]] = [:]
         if let catalogues {
             for locale in AppLocale.allCases {
                 let translator = catalogues.translator(for: locale)
-                localizedParses[locale] = try parse(texts.mapValues { localize($0.text, translator, constants: constants) }, files: texts)
+                // Written into the compiled steps of the one parse: parsing each language's text again was
+                // four fifths of a start's template work.
+                localized[locale] = compiled.writingIn { name in writtenIn(name, translator, constants: constants) }
+                if compare {  // swift-mustache's own parse of each language's text, to compare every render with
+                    localizedParses[locale] = try parse(texts.mapValues { localize($0.text, translator, constants: constants) }, files: texts)
+                }
             }
         }
-        return Templates(templates: try CompiledTemplates(parsed), localized: try localizedParses.mapValues(CompiledTemplates.init),
+        return Templates(templates: compiled, localized: localized,
                          reference: compare ? Reference(parsed: parsed, localized: localizedParses) : nil)
     }
 
@@ -94,18 +101,23 @@ public struct Templates: Sendable {
         result.reserveCapacity(template.utf8.count)
         var last = 0
         for match in variableTag.matches(in: template, range: NSRange(location: 0, length: source.length)) {
-            let name = source.substring(with: match.range(at: 1))
-            let value: String
-            if let key = name.textKey { value = translator[key] }
-            else if let constant = constants[name] { value = constant }
-            else { continue }
-            guard !value.contains("{{"), !value.contains("}}") else { continue }
+            guard let value = writtenIn(source.substring(with: match.range(at: 1)), translator, constants: constants) else { continue }
             result += source.substring(with: NSRange(location: last, length: match.range.location - last))
             result += HTML.escape(value)
             last = match.range.location + match.range.length
         }
         result += source.substring(from: last)
         return result
+    }
+
+    /// The text a `{{name}}` tag prints in `translator`'s language when it is the same on every page: a
+    /// `t.key` or a constant. Nil for any other name, and for a text holding `{{` or `}}`.
+    private static func writtenIn(_ name: String, _ translator: Translator, constants: [String: String]) -> String? {
+        let value: String
+        if let key = name.textKey { value = translator[key] }
+        else if let constant = constants[name] { value = constant }
+        else { return nil }
+        return value.contains("{{") || value.contains("}}") ? nil : value
     }
 
     /// Renders `name` with its texts in `locale` when the templates were loaded with the catalogues.
