@@ -22,8 +22,10 @@ public enum StartupError: Error, CustomStringConvertible {
 ///
 /// Each language has its own copy of the templates with its `{{t.key}}` texts and the names that are the
 /// same on every page (`constants`: the assets' fingerprinted URLs, the layout's links) already written
-/// in (`localize`): a sixth of all tags are texts, many of them inside lists. swift-mustache parses them;
-/// `CompiledTemplates` renders them.
+/// in: a sixth of all tags are texts, many of them inside lists. swift-mustache parses the templates once;
+/// `CompiledTemplates` compiles that parse, writes each language's texts into a copy of it (`writingIn`) and
+/// renders them. `localize` writes them into the text instead, for swift-mustache's own parse of each
+/// language, which the tests compare every render with.
 public struct Templates: Sendable {
     private let templates: CompiledTemplates
     private let localized: [AppLocale: CompiledTemplates]
