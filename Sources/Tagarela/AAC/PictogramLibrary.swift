@@ -57,10 +57,9 @@ struct PictogramLibrary: Sendable {
 
     let entries: [Entry]
     private let byHexcode: [String: Entry]
-    /// Per language (`AppLocale.allCases` order), every entry's folded terms in one byte string.
-    private let blobs: [Blob]
-    /// Per language, the first entry of each folded name: an imported board asks for hundreds of labels.
-    private let byName: [AppLocale: [String: Int]]
+    /// Each language's search index, made on the first search in that language: most processes (and
+    /// every browser test's server) never search, and all four made at start were half of a start's CPU.
+    private let indexes: Indexes
 
     /// One language's words of every entry, folded, as bytes: a search scans them in one pass (a debug
     /// build's String comparisons over 3 730 pictures cost 90 ms a search). Entry `i` owns
@@ -70,39 +69,56 @@ struct PictogramLibrary: Sendable {
         var starts: [Int] = []
     }
 
+    /// One language's blob, and the first entry of each folded name: an imported board asks for hundreds of labels.
+    private struct Index: Sendable {
+        let blob: Blob
+        let byName: [String: Int]
+
+        init(_ entries: [Entry], _ locale: AppLocale) {
+            var blob = Blob()
+            var names: [String: Int] = [:]
+            for (index, entry) in entries.enumerated() {
+                let name = PictogramLibrary.fold(entry.name(locale))
+                if names[name] == nil { names[name] = index }
+                let words = Set(name.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "," || $0 == "-" }).map(String.init)
+                                + (entry.words[locale.rawValue] ?? []).map(PictogramLibrary.fold)).subtracting([name, ""]).sorted()
+                blob.starts.append(blob.bytes.count)
+                for term in [name] + words {
+                    blob.bytes.append(PictogramLibrary.separator)
+                    blob.bytes.append(contentsOf: term.utf8)
+                }
+            }
+            blob.starts.append(blob.bytes.count)
+            blob.bytes.append(PictogramLibrary.separator)
+            self.blob = blob
+            byName = names
+        }
+    }
+
+    private final class Indexes: Sendable {
+        private let made = Mutex<[AppLocale: Index]>([:])
+
+        func index(_ locale: AppLocale, of entries: [Entry]) -> Index {
+            made.withLock { made in
+                if let index = made[locale] { return index }
+                let index = Index(entries, locale)
+                made[locale] = index
+                return index
+            }
+        }
+    }
+
     private static let separator: UInt8 = 1
 
     init(entries: [Entry]) {
         self.entries = entries
         byHexcode = Dictionary(entries.map { ($0.hexcode, $0) }, uniquingKeysWith: { first, _ in first })
-        var blobs: [Blob] = []
-        var byName: [AppLocale: [String: Int]] = [:]
-        for locale in AppLocale.allCases {
-            var blob = Blob()
-            var names: [String: Int] = [:]
-            for (index, entry) in entries.enumerated() {
-                let name = Self.fold(entry.name(locale))
-                if names[name] == nil { names[name] = index }
-                let words = Set(name.split(whereSeparator: { $0 == " " || $0 == ":" || $0 == "," || $0 == "-" }).map(String.init)
-                                + (entry.words[locale.rawValue] ?? []).map(Self.fold)).subtracting([name, ""]).sorted()
-                blob.starts.append(blob.bytes.count)
-                for term in [name] + words {
-                    blob.bytes.append(Self.separator)
-                    blob.bytes.append(contentsOf: term.utf8)
-                }
-            }
-            blob.starts.append(blob.bytes.count)
-            blob.bytes.append(Self.separator)
-            blobs.append(blob)
-            byName[locale] = names
-        }
-        self.blobs = blobs
-        self.byName = byName
+        indexes = Indexes()
     }
 
     /// The first picture whose name in `locale` is `label`, ignoring case and accents (curated words first).
     func named(_ label: String, locale: AppLocale) -> Entry? {
-        byName[locale]?[Self.fold(label)].map { entries[$0] }
+        indexes.index(locale, of: entries).byName[Self.fold(label)].map { entries[$0] }
     }
 
     /// The curated words only, or an empty library when the file is missing (symbols can still use uploaded images).
@@ -172,14 +188,13 @@ struct PictogramLibrary: Sendable {
         let needle = Self.fold(query)
         let languages = locales.reduce(into: [AppLocale]()) { if !$0.contains($1) { $0.append($1) } }
         let first = languages.first ?? .ptBR
-        let columns = languages.map { locale in (locale, AppLocale.allCases.firstIndex(of: locale)!) }
         guard !needle.isEmpty else {
             return entries.lazy.filter { category == nil || $0.category == category }.prefix(limit).map { Match(entry: $0, locale: first) }
         }
         let bytes = Array(needle.utf8)
         var best: [Int: (score: Int, locale: AppLocale)] = [:]
-        for (order, (locale, column)) in columns.enumerated() {
-            Self.scan(blobs[column], for: bytes) { index, rank in
+        for (order, locale) in languages.enumerated() {
+            Self.scan(indexes.index(locale, of: entries).blob, for: bytes) { index, rank in
                 guard category == nil || entries[index].category == category else { return }
                 let score = rank.rawValue * 10 + order
                 if let known = best[index], known.score <= score { return }
