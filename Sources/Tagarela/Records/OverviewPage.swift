@@ -19,6 +19,8 @@ struct PatientOverview: PageModel {
     struct Word: PageModel {
         let name: String
         let count: String
+        /// The word's language when it is not the page's.
+        let wordLang: String?
     }
 
     struct Line: PageModel {
@@ -50,8 +52,6 @@ struct PatientOverview: PageModel {
     let counts: [Count]
     let longest: String?
     let newWords: [Word]
-    /// The new words' language when it is not the page's.
-    let wordsLang: String?
     let showsGames: Bool
     let games: [Line]
     let showsMeals: Bool
@@ -84,8 +84,9 @@ struct PatientOverview: PageModel {
         counts = showsCommunication
             ? [Self.count(t["overview_taps"], taps, t), Self.count(t["overview_sentences"], sentences, t)] : []
         longest = showsCommunication ? record.longestSentence.map { t("overview_longest", ["words": "\($0)"]) } : nil
-        wordsLang = t.locale.lang(of: record.wordsLocale)
-        newWords = showsCommunication ? record.newWords.map { Word(name: $0.name, count: t("overview_times", ["count": "\($0.count)"])) } : []
+        newWords = showsCommunication ? record.newWords.map {
+            Word(name: $0.name, count: t("overview_times", ["count": "\($0.count)"]), wordLang: t.locale.lang(of: $0.voice.flatMap(AppLocale.init)))
+        } : []
         showsGames = sections.speech && record.hasGames
         games = showsGames ? record.games.map { Self.game($0, t) } : []
         showsMeals = sections.nutrition && record.hasMeals

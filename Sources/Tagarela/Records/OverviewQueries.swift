@@ -48,6 +48,8 @@ enum OverviewQueries {
     struct Word: Sendable, Equatable {
         let name: String
         let count: Int
+        /// The language its symbol speaks (`Symbol.voice`).
+        var voice: String? = nil
     }
 
     /// A note of the record: an observation, or a note on one of the goals (`goal` names it).
@@ -81,8 +83,6 @@ enum OverviewQueries {
         var longestSentence: Int?
         /// Symbols first used in the period, the most used first.
         var newWords: [Word] = []
-        /// The language the boards speak (`PlanQueries.Patient.locale`), for `lang` on the new words.
-        var wordsLocale: AppLocale?
         var hasGames = false
         var games: [Game] = []
         var hasMeals = false
@@ -148,7 +148,6 @@ enum OverviewQueries {
             """), arguments: [id, from, to])
         while let row = try days.next() { record.taps[row[0]] = row[1] }
         record.newWords = try newWords(id, from: from, to: to, db)
-        if !record.newWords.isEmpty { record.wordsLocale = try PlanQueries.person(id, db).locale }
         let start = ISODate.date(from, timeZone: timeZone) ?? .distantPast
         let end = (ISODate.date(to, timeZone: timeZone) ?? .distantFuture).addingTimeInterval(86_400)
         let offset = timeZone.secondsFromGMT(for: now)
@@ -176,13 +175,13 @@ enum OverviewQueries {
     /// SQLite's BINARY collation orders them. A deleted symbol (0 in the summary) has no name and is left out.
     private static func newWords(_ id: Int64, from: String, to: String, _ db: Database) throws -> [Word] {
         try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT symbol.name,
+            SELECT symbol.name, symbol.voice,
                    (SELECT sum(n) FROM tapSymbolDay AS used WHERE used.patientId = first.patientId AND used.symbolId = first.symbolId
                     AND used.day BETWEEN ?2 AND ?3) AS n
             FROM tapSymbolFirst AS first JOIN symbol ON symbol.id = first.symbolId
             WHERE first.patientId = ?1 AND first.day BETWEEN ?2 AND ?3
             ORDER BY n DESC, symbol.name LIMIT 5
-            """), arguments: [id, from, to]).map { Word(name: $0[0], count: $0[1]) }
+            """), arguments: [id, from, to]).map { Word(name: $0[0], count: $0[2], voice: $0[1]) }
     }
 
     /// The notes the actor may read, latest first: observations as `Observations.visible` (a tutor their

@@ -27,7 +27,6 @@ struct ReportPage: PageModel {
     let showsCommunication: Bool
     let communication: [PatientOverview.Line]
     let newWords: [PatientOverview.Word]
-    let wordsLang: String?
     /// Server-drawn SVG charts (`LineChart`): taps and sentences per day.
     let charts: [String]
     let showsGames: Bool
@@ -101,7 +100,6 @@ struct ReportPage: PageModel {
         ] + (record.longestSentence.map { [.init(label: t["report_progress_longest"], value: t("report_progress_words", ["count": "\($0)"]))] }
              ?? []) : []
         newWords = overview.newWords
-        wordsLang = overview.wordsLang
         let labels = days.map { format.shortDate(iso: $0.day) }
         let decimal: @Sendable (Double) -> String = { value in format.decimal(value, fractionDigits: 0) }
         charts = showsCommunication ? [
