@@ -110,7 +110,7 @@ async function keptFirst(url) {
 self.addEventListener("message", (event) => {
   if (event.data?.type !== "keep-boards") return;
   const reply = event.ports[0];
-  event.waitUntil(keepBoards().then(
+  event.waitUntil(keepBoardsOnce().then(
     (kept) => reply?.postMessage({ kept }),
     (error) => {
       console.warn("keeping the boards failed:", error);
@@ -118,31 +118,41 @@ self.addEventListener("message", (event) => {
     }));
 });
 
+// Every patient page asks for its boards to be kept, and a child going through her boards opens several
+// pages a second: an ask made while a keeping runs waits for that run instead of starting another over
+// the same hundreds of files.
+let keeping = null;
+function keepBoardsOnce() {
+  keeping ??= keepBoards().finally(() => {
+    keeping = null;
+  });
+  return keeping;
+}
+
 // Keeps every page and file the patient's boards need, as listed by the server, and forgets the rest.
+// Nothing is done when a keeping that missed nothing stored this same listing less than REFRESH_AFTER_MS
+// ago: files never change under their name, and an opened page is kept again by networkFirst.
 async function keepBoards() {
   const answer = await fetch(LISTING, { credentials: "same-origin", cache: "no-store", redirect: "manual" });
   if (answer.status !== 200) return false;
   const text = await answer.text();
-  const listing = JSON.parse(text);
   const pages = await caches.open(PAGES);
   const files = await caches.open(FILES);
+  const previous = await pages.match(LISTING);
+  const fresh = previous?.headers.get("X-Complete") === "yes" && (await previous.clone().text()) === text &&
+    Date.now() - Number(previous.headers.get("X-Kept-At")) <= REFRESH_AFTER_MS;
+  if (fresh) return true;
 
-  await inBatches(listing.files, async (path) => {
-    if (await files.match(path)) return;
+  const listing = JSON.parse(text);
+  const keep = (cache) => async (path) => {
     // Not followed to the login page when the tablet was signed out meanwhile: nothing there to keep.
     const response = await fetch(path, { credentials: "same-origin", redirect: "manual" });
-    if (response.status === 200) await files.put(path, response);
-  });
-
-  const previous = await pages.match(LISTING);
-  const stale = !previous || (await previous.clone().text()) !== text ||
-    Date.now() - Number(previous.headers.get("X-Kept-At")) > REFRESH_AFTER_MS;
-  if (stale) {
-    await inBatches(listing.pages, async (path) => {
-      const response = await fetch(path, { credentials: "same-origin", redirect: "manual" });
-      if (response.status === 200) await pages.put(path, response);
-    });
-  }
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    await cache.put(path, response);
+  };
+  const failed =
+    (await inBatches(listing.files, async (path) => (await files.match(path)) || keep(files)(path))) +
+    (await inBatches(listing.pages, keep(pages)));
 
   const listedPages = new Set(listing.pages);
   for (const request of await pages.keys()) {
@@ -153,16 +163,23 @@ async function keepBoards() {
   for (const request of await files.keys()) {
     if (!listedFiles.has(keyOf(new URL(request.url)))) await files.delete(request);
   }
-  if (stale) {
-    await pages.put(LISTING, new Response(text, {
-      headers: { "Content-Type": "application/json", "X-Kept-At": String(Date.now()) },
-    }));
-  }
+  await pages.put(LISTING, new Response(text, {
+    headers: {
+      "Content-Type": "application/json",
+      "X-Kept-At": String(Date.now()),
+      "X-Complete": failed === 0 ? "yes" : "no",
+    },
+  }));
   return true;
 }
 
+// Runs `work` on every path, a few at a time; answers how many failed.
 async function inBatches(paths, work, size = 4) {
+  let failed = 0;
   for (let i = 0; i < paths.length; i += size) {
-    await Promise.all(paths.slice(i, i + size).map((path) => work(path).catch(() => {})));
+    await Promise.all(paths.slice(i, i + size).map((path) => work(path).catch(() => {
+      failed += 1;
+    })));
   }
+  return failed;
 }

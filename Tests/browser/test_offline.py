@@ -3,6 +3,7 @@ pictures and clips come from the service worker, taps wait in the browser, and w
 returns each tap reaches the server exactly once, with the time it was made."""
 import datetime
 import os
+import re
 import sqlite3
 import time
 
@@ -169,6 +170,44 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
         page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
     finally:
         page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
+        server.stop()
+
+
+def server_gets(server):
+    """How many times the server answered a GET of each path so far, from its request log."""
+    counts = {}
+    for path in re.findall(r"request method=GET path=(\S+) ", server.output()):
+        counts[path] = counts.get(path, 0) + 1
+    return counts
+
+
+def test_pages_opened_in_a_row_keep_the_boards_once_and_then_only_ask_for_the_listing(data_dir, page):
+    """Every patient page asks the service worker to keep her boards. Asks made while a keeping runs wait
+    for it instead of fetching the same pages again; once kept, an ask only fetches the listing, as long as
+    it is unchanged and under five minutes old."""
+    server = RunningServer(data_dir, demo=True)
+    try:
+        open_carlas_board(page, server)
+        navigated = {"/patient", "/play", "/timer"}
+        for path in navigated:  # opened before the first keeping (465 files, 34 pages) can have ended
+            page.get(server.url + path)
+        wait_until_boards_are_kept(page)
+        listing = page.execute_script("return fetch('/play/offline').then((r) => r.json())")
+        gets = server_gets(server)
+        assert len(listing["pages"]) > 20
+        assert {path: gets.get(path) for path in listing["pages"] if path.startswith("/educat")} == \
+            {path: 1 for path in listing["pages"] if path.startswith("/educat")}, "each page kept once"
+
+        for path in ["/patient", "/play", "/timer", "/patient"]:
+            page.get(server.url + path)
+            wait_until_boards_are_kept(page)
+        again = server_gets(server)
+        fetched = {path: again[path] - gets.get(path, 0) for path in again if again[path] != gets.get(path, 0)}
+        # Besides the pages opened (network first), and the modules imported by their plain name (fetched first).
+        kept = set(listing["pages"]) | {f.split("?")[0] for f in listing["files"] if "?v=" in f or not f.startswith("/js/")}
+        assert {path: n for path, n in fetched.items() if path in kept} == {"/patient": 2, "/play": 1, "/timer": 1}, fetched
+        assert fetched["/play/offline"] == 4, fetched
+    finally:
         server.stop()
 
 
