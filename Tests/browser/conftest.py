@@ -25,6 +25,13 @@ def free_port():
 
 
 DEMO_PASSWORD = "ola-tagarela"
+# A folder (docs/screens) for the screenshots the README and the docs show: remade when set, not otherwise.
+SCREENS = os.environ.get("TAGARELA_SCREENS")
+
+
+def screenshot(page, name):
+    if SCREENS:
+        page.save_screenshot(os.path.join(SCREENS, name))
 
 
 _demo_templates = {}
@@ -44,6 +51,19 @@ def copy_demo_clinic(data_dir):
         subprocess.run([BINARY, "seed-demo", "--data", template], cwd=ROOT, check=True, capture_output=True)
         _demo_templates[hour] = template
     shutil.copytree(template, data_dir, dirs_exist_ok=True)
+
+
+# The files that take longest, longest first (measured in `make test`): they start first, so that at the end
+# no worker is left running one of them while the others wait.
+SLOWEST_FILES = ["test_accessibility.py", "test_educat.py", "test_board_fit.py", "test_educat_settings.py",
+                 "test_small_screens.py", "test_offline.py", "test_voices.py", "test_educat_menus.py"]
+
+
+def pytest_collection_modifyitems(items):
+    def rank(item):
+        name = item.path.name
+        return SLOWEST_FILES.index(name) if name in SLOWEST_FILES else len(SLOWEST_FILES)
+    items.sort(key=rank)  # stable: the other files, and the tests inside every file, keep their order
 
 
 def pytest_sessionfinish(session):

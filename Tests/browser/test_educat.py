@@ -14,7 +14,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BINARY, ROOT, DEMO_PASSWORD, serious_accessibility_violations
+from conftest import BINARY, ROOT, DEMO_PASSWORD, serious_accessibility_violations, screenshot
 from test_accounts import click_and_wait, log_in, path_of, submit
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
 
@@ -351,7 +351,6 @@ def test_the_26_moving_letters_stay_smooth(demo_server, page):
 # one another, feedback a pre-reader sees and hears, and play with one switch.
 
 GAMES = [(area, mode) for area in ("numbers", "vowels", "alphabet", "conta-cops") for mode in ("game", "challenge")]
-SCREENS = os.path.join(ROOT, "docs", "screens")
 
 FIT = """
     const inside = (element) => {
@@ -414,7 +413,7 @@ def test_every_game_fits_the_screen_and_no_item_hides_another(demo_server, page,
             sampled = page.execute_async_script(HIDDEN_CENTRES, 90)
             assert sampled["checks"] >= 90 * after["shown"] * 0.9 and sampled["hidden"] == 0, f"{where} {sampled}"
         name = f"educat-{area}-{mode}-{width}x{height}.png"
-        page.save_screenshot(os.path.join(SCREENS, name))
+        screenshot(page, name)
     print(f"\neduCAT at {width}×{height}: alphabet shows {after['shown']} of 26 when the area cannot hold them all")
 
 
@@ -434,7 +433,7 @@ def test_the_games_fit_phones_both_ways_and_large_screens(demo_server, page, scr
                 sampled = page.execute_async_script(HIDDEN_CENTRES, 30)
                 assert sampled["hidden"] == 0, f"{where} {sampled}"
         if (width, height) in [(640, 360), (1920, 1080)]:
-            page.save_screenshot(os.path.join(SCREENS, f"educat-numbers-challenge-{width}x{height}.png"))
+            screenshot(page, f"educat-numbers-challenge-{width}x{height}.png")
     # Turned while a question is open: the items find room again and the asked one stays.
     screen.size(360, 740)
     visit(page, demo_server, "/educat/alphabet/game")
@@ -467,7 +466,7 @@ def test_a_tap_shows_its_mark_and_a_record_is_celebrated_aloud(demo_server, page
     # The first hit beats the record (0): the celebration instead of the praise, then the record said.
     assert played(page)[-1] == celebration
     WebDriverWait(page, 20).until(lambda p: played(p)[-1] == record_clip)
-    page.save_screenshot(os.path.join(SCREENS, "educat-feedback-right-360x740.png"))
+    screenshot(page, "educat-feedback-right-360x740.png")
     advance(page, 3700)
     assert marks(page) == [], "the mark goes with the next question"
     for lives in (2, 1):
@@ -476,7 +475,7 @@ def test_a_tap_shows_its_mark_and_a_record_is_celebrated_aloud(demo_server, page
         assert found[0][0] == "educat-mark-wrong" and "is-wrong" in found[0][1] and found[0][2] == "4px", found
         assert played(page)[-1] in scoldings
         if lives == 2:
-            page.save_screenshot(os.path.join(SCREENS, "educat-feedback-wrong-360x740.png"))
+            screenshot(page, "educat-feedback-wrong-360x740.png")
         advance(page, 1300)
     wrong_item(page).click()
     end_dialog(page)
@@ -487,7 +486,7 @@ def test_a_tap_shows_its_mark_and_a_record_is_celebrated_aloud(demo_server, page
     assert page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("class") == "educat-end is-record"
     assert page.execute_script("return fetch(arguments[0]).then(r => r.status + ' ' + r.headers.get('content-type'))",
                                celebration) == "200 audio/mpeg"
-    page.save_screenshot(os.path.join(SCREENS, "educat-record-360x740.png"))
+    screenshot(page, "educat-record-360x740.png")
     page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
     assert marks(page) == []
 

@@ -8,13 +8,12 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import BINARY, ROOT
+from conftest import BINARY, ROOT, screenshot
 from test_accounts import click_and_wait, log_in, path_of, submit
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
 from test_educat import open_patient_mode, visit
 
 CARLA = 7
-SCREENS = os.path.join(ROOT, "docs", "screens")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -45,7 +44,7 @@ def test_the_header_over_a_catalan_game_is_catalan_under_a_portuguese_tutor(demo
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, ".site-nav .modeling-switch:not(.alone-switch) button"))
     assert path_of(page) == "/educat/vowels/game"
     assert header_words(page)["modeling"] == "Adult modelant: activat"
-    page.save_screenshot(os.path.join(SCREENS, "educat-header-catalan-360x740.png"))
+    screenshot(page, "educat-header-catalan-360x740.png")
 
 
 WIDTHS = """
@@ -97,4 +96,4 @@ def test_the_joined_up_hand_has_every_catalan_letter_and_zero_is_an_empty_ring(d
     assert ring[0] == "dashed" and ring[1] >= 16 and ring[2] >= 16, ring
     three = page.find_element(By.CSS_SELECTOR, ".educat-item[data-item='3'] .educat-quantity")
     assert three.get_attribute("textContent") == "●●●"
-    page.save_screenshot(os.path.join(SCREENS, "educat-quantities-zero-768x1024.png"))
+    screenshot(page, "educat-quantities-zero-768x1024.png")

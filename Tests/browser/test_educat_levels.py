@@ -8,12 +8,11 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import BINARY, ROOT, DEMO_PASSWORD, serious_accessibility_violations
+from conftest import BINARY, ROOT, DEMO_PASSWORD, serious_accessibility_violations, screenshot
 from test_accounts import log_in, path_of, submit
 from test_educat import hold_clock, advance, state, item, wrong_item, open_patient_mode
 
 CARLA = 7
-SCREENS = os.path.join(ROOT, "docs", "screens")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -92,7 +91,6 @@ def test_the_clinician_sets_a_level_the_child_plays_it_and_every_answer_reaches_
     assert page.find_element(By.CSS_SELECTOR, "table.educat-answers td[lang='ca']")
     assert serious_accessibility_violations(page) == []
 
-    os.makedirs(SCREENS, exist_ok=True)
     for width, height in [(360, 740), (1280, 800)]:
         screen.size(width, height)
         page.get(f"{demo_server.url}/patients/{CARLA}/educat")
@@ -102,10 +100,10 @@ def test_the_clinician_sets_a_level_the_child_plays_it_and_every_answer_reaches_
         smallest = page.execute_script("""
             return Math.min(...[...document.querySelectorAll('svg.chart text')].map((t) => t.getBoundingClientRect().height));""")
         assert smallest >= 11, f"chart text at {width} px is {smallest} px"
-        page.save_screenshot(os.path.join(SCREENS, f"educat-results-{width}x{height}.png"))
+        screenshot(page, f"educat-results-{width}x{height}.png")
         charts = page.find_element(By.CSS_SELECTOR, "section[aria-labelledby='educat-charts-title']")
         page.execute_script("arguments[0].scrollIntoView()", charts)
-        page.save_screenshot(os.path.join(SCREENS, f"educat-results-charts-{width}x{height}.png"))
+        screenshot(page, f"educat-results-charts-{width}x{height}.png")
 
 
 def test_the_settings_page_fits_a_phone(demo_server, page, screen):
@@ -116,7 +114,7 @@ def test_the_settings_page_fits_a_phone(demo_server, page, screen):
     assert overflow <= 0
     assert serious_accessibility_violations(page) == []
     page.execute_script("window.scrollTo(0, 0)")
-    page.save_screenshot(os.path.join(SCREENS, "educat-settings-360x740.png"))
+    screenshot(page, "educat-settings-360x740.png")
     page.find_element(By.ID, "item-text").send_keys("gronxador")
     page.find_element(By.ID, "item-syllables").send_keys("gron-xa-dor")
     page.find_element(By.ID, "item-picture").send_keys("casa")
@@ -125,4 +123,4 @@ def test_the_settings_page_fits_a_phone(demo_server, page, screen):
     added = page.find_element(By.CSS_SELECTOR, ".educat-added li")
     assert "GRON - XA - DOR" in added.text
     page.execute_script("arguments[0].scrollIntoView()", added)
-    page.save_screenshot(os.path.join(SCREENS, "educat-settings-added-360x740.png"))
+    screenshot(page, "educat-settings-added-360x740.png")

@@ -13,8 +13,9 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from test_accounts import log_in, path_of, submit
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
-from test_educat import (SCREENS, advance, educat_audio, end_dialog, hold_clock, item, marks, open_patient_mode,  # noqa: F401
+from test_educat import (advance, educat_audio, end_dialog, hold_clock, item, marks, open_patient_mode,  # noqa: F401
                          played, scanning_carla, state, visit, wrong_item)
+from conftest import screenshot
 
 
 def scanned(page, server, path):
@@ -53,7 +54,7 @@ def test_from_the_home_with_only_the_keyboard_a_switch_user_chooses_a_game_score
     root = page.find_element(By.ID, "educat")
     assert root.get_attribute("data-access-scan") == "row-column", "the home carries the child's access method"
     assert page.execute_script("return window.tagarelaAccess.highlighted().length") > 0, "the scan runs on the home"
-    page.save_screenshot(os.path.join(SCREENS, "educat-home-scanning-768x1024.png"))
+    screenshot(page, "educat-home-scanning-768x1024.png")
 
     # Only Space from here: the Numbers tile, then "Joc" (the game), then Pregunta and the number asked.
     choose(page, ".educat-tile-numbers", step)
@@ -83,7 +84,7 @@ def test_from_the_home_with_only_the_keyboard_a_switch_user_chooses_a_game_score
         "window.tagarelaAccess.highlighted().every((e) => e.closest('dialog[open]'))"))
     in_dialog = page.execute_script("return [...document.querySelectorAll('dialog[open] .educat-button')].map((e) => e.className)")
     assert any("educat-end-ok" in c for c in in_dialog) and any("educat-end-back" in c for c in in_dialog)
-    page.save_screenshot(os.path.join(SCREENS, "educat-end-scanning-768x1024.png"))
+    screenshot(page, "educat-end-scanning-768x1024.png")
     # Play again (OK): the pop-up goes, the scan is back on the game, Pregunta is there.
     choose(page, ".educat-end-ok", step)
     assert page.find_element(By.CSS_SELECTOR, ".educat-end").get_attribute("open") is None
@@ -145,7 +146,7 @@ def test_every_lesson_fits_the_screen(demo_server, page, screen, width, height):
         else:
             assert fit["keys"] == fit["keysInside"] and not fit["gridScrolls"], f"every key on screen: {where}"
             assert fit["smallest"] >= 64, where
-        page.save_screenshot(os.path.join(SCREENS, f"educat-lesson-{area}-{width}x{height}.png"))
+        screenshot(page, f"educat-lesson-{area}-{width}x{height}.png")
 
 
 def test_the_long_catalan_alphabet_fits_a_tablet_and_never_scrolls_the_page_of_a_phone(demo_server, page, screen):
@@ -173,7 +174,7 @@ def test_the_long_catalan_alphabet_fits_a_tablet_and_never_scrolls_the_page_of_a
             # Too many for 64 px keys: the keys' own box scrolls (as a wide board does), never the page,
             # and from its first letter: an overflowing box must not be centred (the top would be unreachable).
             assert fit["keysInside"] >= 12 and fit["gridScrolls"] and fit["firstInside"], where
-    page.save_screenshot(os.path.join(SCREENS, "educat-lesson-alphabet-36-640x360.png"))
+    screenshot(page, "educat-lesson-alphabet-36-640x360.png")
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_a_new_record_is_celebrated_aloud_when_it_is_beaten_and_not_again_at_the
     WebDriverWait(page, 15).until(lambda p: any(url.endswith(record_clip) for url in
                                                 p.execute_script("return window.tagarelaEducat.heard.slice()")))
     assert state(page)["phase"] == "asking", "still mid-game"
-    page.save_screenshot(os.path.join(SCREENS, "educat-record-celebration-360x740.png"))
+    screenshot(page, "educat-record-celebration-360x740.png")
     advance(page, 1300)
     assert state(page)["target"] is None, "the next question waits for the celebration"
     advance(page, 2400)

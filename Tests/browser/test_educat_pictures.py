@@ -8,13 +8,12 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import BINARY, ROOT
+from conftest import BINARY, ROOT, screenshot
 from test_accounts import click_and_wait, log_in, path_of, submit
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
 from test_educat import advance, hold_clock, open_patient_mode
 
 CARLA = 7
-SCREENS = os.path.join(ROOT, "docs", "screens")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -66,7 +65,7 @@ def test_the_teacher_illustrates_a_word_with_her_own_picture_and_the_child_sees_
     assert page.find_element(By.ID, "item-syllables").get_attribute("value") == "ca-sa"
     assert page.find_element(By.CSS_SELECTOR, ".educat-picture-kept").is_displayed()
     page.execute_script("arguments[0].scrollIntoView({block: 'center'})", page.find_element(By.CSS_SELECTOR, ".educat-confirm"))
-    page.save_screenshot(os.path.join(SCREENS, "educat-word-exists-768x1024.png"))
+    screenshot(page, "educat-word-exists-768x1024.png")
     page.find_element(By.CSS_SELECTOR, ".educat-confirm input[name=confirm]").click()
     click_and_wait(page, add_button(page))  # wait for the answer's page, not the old one
     assert page.find_element(By.XPATH, "//li[contains(@class,'educat-added-item')][.//strong[text()='casa']]//img")
@@ -86,4 +85,4 @@ def test_the_teacher_illustrates_a_word_with_her_own_picture_and_the_child_sees_
     assert page.execute_async_script("""const img = arguments[0]; const done = arguments[arguments.length - 1];
         if (img.complete) done(img.naturalWidth); else img.addEventListener('load', () => done(img.naturalWidth), { once: true });""",
                                      picture) > 0
-    page.save_screenshot(os.path.join(SCREENS, "educat-own-picture-768x1024.png"))
+    screenshot(page, "educat-own-picture-768x1024.png")

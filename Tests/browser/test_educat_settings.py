@@ -12,7 +12,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from test_board_fit import screen  # noqa: F401 (a fixture: the viewport set exactly)
-from test_educat import SCREENS, advance, end_dialog, hold_clock, item, open_patient_mode, played, state, wrong_item
+from test_educat import advance, end_dialog, hold_clock, item, open_patient_mode, played, state, wrong_item
+from conftest import screenshot
 
 
 def set_carlas_settings(server, seconds=9, lives=3, untimed=False, items=None, streak=None):
@@ -132,12 +133,12 @@ def test_the_end_says_the_seeds_words_in_the_childs_pack(demo_server, page, scre
             assert play_challenge(page, state(page)["record"] + 1) == record
             WebDriverWait(page, 20).until(lambda p: played(p)[-1] == record_clip), "and said aloud"
             if language == "ca":
-                page.save_screenshot(os.path.join(SCREENS, f"educat-end-record-{width}x{height}.png"))
+                screenshot(page, f"educat-end-record-{width}x{height}.png")
             page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
             assert play_challenge(page, 0) == game_over
             WebDriverWait(page, 20).until(lambda p: played(p)[-1] == game_over_clip), "and said aloud"
             if language == "ca":
-                page.save_screenshot(os.path.join(SCREENS, f"educat-end-game-over-{width}x{height}.png"))
+                screenshot(page, f"educat-end-game-over-{width}x{height}.png")
             page.find_element(By.CSS_SELECTOR, ".educat-end-ok").click()
     finally:
         set_carlas_pack(demo_server, None)
@@ -174,7 +175,7 @@ def test_a_level_up_is_celebrated_seen_and_heard(demo_server, page, screen):
             # The banner pops in (educat-pop): shot once it has, not half-transparent.
             WebDriverWait(page, 3).until(lambda p: p.execute_script(
                 "return arguments[0].getAnimations({subtree: true}).every((a) => a.playState === 'finished')", banner))
-            page.save_screenshot(os.path.join(SCREENS, f"educat-level-up-{width}x{height}.png"))
+            screenshot(page, f"educat-level-up-{width}x{height}.png")
             advance(page, 3000)
             WebDriverWait(page, 5).until(lambda p: not banner.is_displayed())
             page.get(demo_server.url + "/educat/numbers/game")

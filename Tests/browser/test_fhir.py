@@ -16,7 +16,7 @@ from fhir.resources.R4B.bundle import Bundle
 from fhir.resources.R4B import get_fhir_model_class
 
 from test_accounts import click_and_wait
-from conftest import BINARY, ROOT, RunningServer
+from conftest import BINARY, ROOT, RunningServer, screenshot
 from test_faults import Client, query
 
 LOINC = "http://loinc.org"
@@ -364,10 +364,9 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
     assert "172 cm" in page.page_source and "72,6 kg" in page.page_source, "1.72 m and 160 lb, in Portuguese numbers"
     assert "unidade “cm”" in page.find_element(By.ID, "refused-entries").text
     assert serious_accessibility_violations(page) == []
-    screens = ROOT / "docs" / "screens"
     for width, height in ((360, 740), (768, 1024), (1280, 800)):
         page.set_window_size(width, height)
-        page.save_screenshot(str(screens / f"fhir-import-preview-{width}x{height}.png"))
+        screenshot(page, f"fhir-import-preview-{width}x{height}.png")
         assert page.execute_script("return document.documentElement.scrollWidth") <= width, "no sideways scroll"
     page.set_window_size(768, 1024)
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, "#import-save button[type=submit]"))  # the answer's page, not the old one
@@ -376,7 +375,7 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
     assert len(stored(data_dir, client_id)) == 3
     for width, height in ((360, 740), (768, 1024), (1280, 800)):
         page.set_window_size(width, height)
-        page.save_screenshot(str(screens / f"fhir-export-{width}x{height}.png"))
+        screenshot(page, f"fhir-export-{width}x{height}.png")
 
     # The client's page: the imported measurements listed and drawn beside the evaluations, marked as imported.
     page.get(demo_server.url + f"/clients/{client_id}")
@@ -387,5 +386,5 @@ def test_a_trainer_exports_and_imports_through_the_pages_at_every_size(demo_serv
     assert serious_accessibility_violations(page) == []
     for width, height in ((360, 740), (768, 1024), (1280, 800)):
         page.set_window_size(width, height)
-        page.save_screenshot(str(screens / f"fhir-client-imported-{width}x{height}.png"))
+        screenshot(page, f"fhir-client-imported-{width}x{height}.png")
         assert page.execute_script("return document.documentElement.scrollWidth") <= width, "no sideways scroll"

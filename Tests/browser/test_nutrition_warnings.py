@@ -4,10 +4,9 @@ import os
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import serious_accessibility_violations
+from conftest import serious_accessibility_violations, screenshot
 from test_accounts import log_in, submit
 
-SCREENS = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens")
 
 
 def test_a_second_lunch_warns_keeps_the_form_and_saves_once_confirmed(demo_server, page):
@@ -27,7 +26,7 @@ def test_a_second_lunch_warns_keeps_the_form_and_saves_once_confirmed(demo_serve
     assert page.find_element(By.ID, "quantity_0").get_attribute("value") == "2"
     assert page.execute_script("return document.documentElement.scrollWidth") <= 360
     assert serious_accessibility_violations(page) == []
-    page.save_screenshot(os.path.join(SCREENS, "nutrition-meal-warning-360.png"))
+    screenshot(page, "nutrition-meal-warning-360.png")
 
     page.find_element(By.CSS_SELECTOR, "input[name=confirm]").click()
     submit(page)

@@ -11,7 +11,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import RunningServer
+from conftest import RunningServer, screenshot
 from test_faults import Client
 from test_accounts import click_and_wait, log_in, open_carlas_board, path_of
 from test_timer import choose_timer, seconds_left
@@ -326,7 +326,7 @@ def test_every_link_of_a_patients_home_answers_offline(data_dir, page):
                 if who == "carla":
                     page.get(server.url + "/patient-mode/exit")
                     assert "Para o adulto: sair do modo paciente" in page.find_element(By.CSS_SELECTOR, "main").text
-                    page.save_screenshot(os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens", "offline-exit-768x1024.png"))
+                    screenshot(page, "offline-exit-768x1024.png")
             finally:
                 page.execute_cdp_cmd("Network.emulateNetworkConditions", ONLINE)
             server = RunningServer(data_dir, port=server.port)

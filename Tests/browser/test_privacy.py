@@ -15,10 +15,9 @@ import zipfile
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import RunningServer, serious_accessibility_violations
+from conftest import RunningServer, serious_accessibility_violations, screenshot
 from test_accounts import click_and_wait, log_in, path_of
 
-SCREENS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "screens"
 # A real 4×2 PNG, as ffmpeg writes it.
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAQAAAACCAIAAADwyuo0AAAACXBIWXMAAAABAAAAAQBPJcTWAAAAEElEQVR4nGP4y8AARwzIHABuygfpbgaHdgAAAABJRU5ErkJggg==")
 
@@ -65,7 +64,7 @@ def test_a_patient_downloads_her_data_and_the_clinic_erases_it(clinic, page, tmp
     for width, height in ((360, 740), (1280, 800)):
         page.set_window_size(width, height)
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
-        page.save_screenshot(str(SCREENS / f"privacy-patient-{width}.png"))
+        screenshot(page, f"privacy-patient-{width}.png")
     page.set_window_size(768, 1024)
 
     archive = downloaded(page, tmp_path, page.find_element(By.LINK_TEXT, "Baixar tudo (zip)"))
@@ -87,7 +86,7 @@ def test_a_patient_downloads_her_data_and_the_clinic_erases_it(clinic, page, tmp
     assert page.find_element(By.ID, "meals").find_elements(By.CSS_SELECTOR, "tbody tr")
     image = page.find_element(By.CSS_SELECTOR, "#media img")
     assert page.execute_script("return arguments[0].complete && arguments[0].naturalWidth", image) == 4
-    page.save_screenshot(str(SCREENS / "privacy-archive-1280.png"))
+    screenshot(page, "privacy-archive-1280.png")
 
     # She asks for the erasure; the clinic's administrator carries it out with its reason.
     page.get(clinic.url + "/patient")
@@ -104,7 +103,7 @@ def test_a_patient_downloads_her_data_and_the_clinic_erases_it(clinic, page, tmp
     assert "Nádia Lima" in page.find_element(By.CSS_SELECTOR, ".erasure").text
     assert serious_accessibility_violations(page) == []
     page.find_element(By.CSS_SELECTOR, ".erasure textarea[name=note]").send_keys("Pedido da paciente; sem obrigação de guarda.")
-    page.save_screenshot(str(SCREENS / "privacy-admin-768.png"))
+    screenshot(page, "privacy-admin-768.png")
     page.find_element(By.CSS_SELECTOR, ".erasure input[name=confirm]").click()
     click_and_wait(page, page.find_element(By.CSS_SELECTOR, ".erasure button[formaction$='/erase']"))
     assert "Apagado em" in page.find_element(By.CSS_SELECTOR, ".erasure").text

@@ -16,10 +16,9 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, DEMO_PASSWORD, ROOT, copy_demo_clinic, free_port
+from conftest import BINARY, DEMO_PASSWORD, ROOT, copy_demo_clinic, free_port, screenshot
 from test_accounts import click_and_wait
 
-SCREENS = ROOT / "docs" / "screens"
 HOST = "alpha.localhost"
 
 
@@ -151,7 +150,7 @@ def test_the_replica_reads_what_the_primary_wrote_and_refuses_a_write_with_a_lin
     for width, height in ((360, 740), (768, 1024), (1280, 800)):
         page.set_window_size(width, height)
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
-        page.save_screenshot(str(SCREENS / f"tenant-read-only-{width}x{height}.png"))
+        screenshot(page, f"tenant-read-only-{width}x{height}.png")
     page.set_window_size(768, 1024)
     click_and_wait(page, link)
     assert page.current_url == f"{primary}/patients/{patient}/observations"

@@ -8,10 +8,9 @@ import urllib.request
 import pytest
 from selenium.webdriver.common.by import By
 
-from conftest import BINARY, DEMO_PASSWORD, ROOT, free_port
+from conftest import BINARY, DEMO_PASSWORD, ROOT, free_port, screenshot
 from test_accounts import click_and_wait
 
-SCREENS = ROOT / "docs" / "screens"
 
 
 @pytest.fixture
@@ -46,7 +45,7 @@ def test_a_host_not_served_gets_a_404_page_and_a_tenant_its_own_login(node, page
         assert "127.0.0.1" in page.find_element(By.TAG_NAME, "main").text
         assert page.execute_script("return document.documentElement.scrollWidth") <= width
         assert page.find_elements(By.CSS_SELECTOR, "a[href]") == [], "every link of this address leads back here"
-        page.save_screenshot(str(SCREENS / f"tenant-not-served-{width}x{height}.png"))
+        screenshot(page, f"tenant-not-served-{width}x{height}.png")
     # *.localhost is loopback in Chromium: each tenant at its own host.
     page.set_window_size(768, 1024)
     page.get(f"http://alpha.localhost:{node}/login")
