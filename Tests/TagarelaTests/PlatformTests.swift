@@ -255,7 +255,7 @@ import Testing
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
 
-        let binary = TestApp.repositoryRoot + "/.build/debug/tagarela"
+        let binary = TestApp.binary
         #expect(FileManager.default.isExecutableFile(atPath: binary), "build the binary first: swift build --build-tests")
         for command in [["migrate"], ["serve", "--port", "0"]] {
             let process = Process()

@@ -234,7 +234,7 @@ final class TenantTestNode {
     @Test func aTenantAddedWhileServingLogsInWithoutARestart() async throws {
         let test = try await TenantTestNode(tenants: ["alpha"])
         test.node.startWatching(every: .milliseconds(100))
-        let binary = TestApp.repositoryRoot + "/.build/debug/tagarela"
+        let binary = TestApp.binary
         #expect(try test.client(host: TenantTestNode.host("gamma")).get("/login").status == 404)
 
         let added = try Self.run(binary, ["tenant", "add", "gamma", "--host", TenantTestNode.host("gamma"), "--data", test.root])

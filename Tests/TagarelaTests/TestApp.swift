@@ -20,6 +20,9 @@ final class TestClock: Sendable {
 final class TestApp {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The `tagarela` executable built beside these tests: `.build/debug`, or the build folder `make test` uses.
+    static let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        .appendingPathComponent("tagarela").path
     /// Real argon2id, with a cost small enough for a test suite; the production cost has its own test.
     static let fastHashing = Argon2Parameters(iterations: 1, memoryKiB: 1024, parallelism: 1)
 
