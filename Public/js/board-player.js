@@ -40,19 +40,24 @@ if (player) {
 
   // --- Sound -------------------------------------------------------------------------------
 
+  // One <audio> per clip, made with preload "none": preloading players cost a 60-cell board 570 ms of
+  // CPU at each opening (73 clips), and a tap plays a kept clip about as fast (docs/decisions/0106).
+  // The bytes are near: the service worker keeps every clip of the patient's boards, and a page it
+  // does not control (a first opening, or plain http, where there is none) reads them into the HTTP cache.
+  // Not Web Audio: an iPad's mute switch silences it, and a child's voice must not go quiet.
+  const readAhead = !navigator.serviceWorker?.controller;
   function preload(url) {
     if (!url || clips.has(url)) return;
-    const clip = new Audio(url);
-    clip.preload = "auto";
-    // A form's clip not made yet (or gone): the symbol's own clip is said instead.
-    clip.addEventListener("error", () => (clip.failed = true));
+    const clip = new Audio();
+    clip.preload = "none";
+    clip.src = url;
     clip.addEventListener("playing", () => {
       const t0 = tapStarts.get(clip);
       if (t0 === undefined) return;
       tapStarts.delete(clip);
       latencies.push(performance.now() - t0);
     });
-    clip.load();
+    if (readAhead) fetch(url, { credentials: "same-origin" }).then((response) => response.blob()).catch(() => {});
     clips.set(url, clip);
   }
 
@@ -64,22 +69,36 @@ if (player) {
     return clip.play();
   }
 
+  // Plays a word: its agreeing form's clip, or the symbol's own when the form's was not made (or is
+  // gone). `starting` hears of each clip as it is asked to play.
+  function playWord(word, starting) {
+    const clip = clipOf(word);
+    if (!clip) return Promise.reject(new Error("no clip"));
+    const own = word.own && clips.get(word.own);
+    starting(clip);
+    return play(clip).catch((error) => {
+      if (!clip.error || !own || own === clip) throw error;
+      starting(own);
+      return play(own);
+    });
+  }
+
   function speak() {
     if (strip.length > 0) queue.add({ symbols: strip.map((word) => word.symbol).join(","), plan, board });
     const run = ++speakRun;
-    const words = strip.map(clipOf).filter(Boolean);
+    const words = strip.filter((word) => clipOf(word));
     const next = () => {
       if (run !== speakRun || words.length === 0) return;
-      const clip = words.shift();
       let done = false;
       const advance = () => {
         if (done) return;
         done = true;
         next();
       };
-      tapStarts.delete(clip); // not a tap: keep it out of the latency figures
-      clip.addEventListener("ended", advance, { once: true });
-      play(clip).catch(advance); // unplayable clip: go on with the next word
+      playWord(words.shift(), (clip) => {
+        tapStarts.delete(clip); // not a tap: keep it out of the latency figures
+        clip.addEventListener("ended", advance, { once: true });
+      }).catch(advance); // unplayable clip: go on with the next word
     };
     next();
   }
@@ -92,11 +111,11 @@ if (player) {
     if (clip && clip === current && clip.paused) play(clip).catch(() => {});
   }
 
-  // A word's clip: its agreeing form's, else (not made, or unplayable) the symbol's own.
+  // A word's clip: its agreeing form's, else (none, or found unplayable) the symbol's own.
   function clipOf(word) {
     const clip = word.audio && clips.get(word.audio);
-    if (clip && !clip.failed) return clip;
-    return word.own ? clips.get(word.own) : clip;
+    if (clip && !clip.error) return clip;
+    return (word.own && clips.get(word.own)) || clip;
   }
 
   // --- Agreement ---------------------------------------------------------------------------
@@ -151,13 +170,14 @@ if (player) {
     const t0 = performance.now();
     const { label, audio } = agreeing(cell);
     if (audio) preload(audio);
-    const clip = clipOf({ audio, own });
-    if (clip && !quietBox?.checked) {
+    if (!quietBox?.checked && clipOf({ audio, own })) {
       speakRun++;
-      tapStarts.set(clip, t0);
-      play(clip).catch((error) => {
+      let clip = null;
+      playWord({ audio, own }, (starting) => {
+        tapStarts.delete(clip);
+        tapStarts.set((clip = starting), t0);
+      }).catch((error) => {
         if (error.name === "NotAllowedError") blocked = clip;
-        else if (clip !== clips.get(own) && clips.get(own)) play(clips.get(own)).catch(() => {});
       });
     }
     const word = grammarOf(cell);

@@ -142,6 +142,9 @@ def profile_folder():
     return tempfile.mkdtemp(prefix="tagarela-chromium-", dir=shm if roomy else None)
 
 
+PLAIN_HTTP_HOST = "tagarela.test"
+
+
 @pytest.fixture(scope="session")
 def browser():
     profile = profile_folder()
@@ -151,7 +154,9 @@ def browser():
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=768,1024",
                      "--autoplay-policy=no-user-gesture-required",
                      # a fake microphone that always says yes, for the symbol recorder
-                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"):
+                     "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+                     # a name for the test server that is not a secure context: a clinic's plain-http network
+                     f"--host-resolver-rules=MAP {PLAIN_HTTP_HOST} 127.0.0.1"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     # A Brazilian tablet: pages come in pt-BR unless the user chose otherwise.

@@ -2,13 +2,15 @@
 the tutor's usage history."""
 import statistics
 import time
+from types import SimpleNamespace
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import serious_accessibility_violations
+from conftest import PLAIN_HTTP_HOST, serious_accessibility_violations
 from test_accounts import click_and_wait, log_in, open_carlas_board, path_of, submit
+from test_offline import server_gets
 
 
 def test_three_taps_play_their_clips_fill_the_strip_and_are_logged(demo_server, page):
@@ -77,3 +79,24 @@ def test_taps_made_after_the_session_ended_wait_for_the_next_session(demo_server
     page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[0].click()
     page.execute_script("return window.tagarelaPlayer.flush()")
     assert page.execute_script("return window.tagarelaPlayer.queueLength()") == 1, "a refused tap stays queued"
+
+
+def test_on_plain_http_the_board_reads_its_clips_ahead_once_and_a_tap_fetches_nothing_more(demo_server, page):
+    """A clinic's network without https has no service worker to keep the clips: the board reads them into
+    the browser's cache as it opens (its players load nothing until played), and a tap plays from there."""
+    plain = SimpleNamespace(url=f"http://{PLAIN_HTTP_HOST}:{demo_server.port}")
+    before = server_gets(demo_server)
+    open_carlas_board(page, plain)
+    assert page.execute_script("return window.isSecureContext || 'serviceWorker' in navigator") is False
+    clips = {cell.get_attribute("data-audio") for cell in page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")}
+    assert len(clips) >= 3
+
+    def fetched_since(counts):
+        now = server_gets(demo_server)
+        return {clip: now.get(clip, 0) - counts.get(clip, 0) for clip in clips}
+    WebDriverWait(page, 10).until(lambda p: all(n == 1 for n in fetched_since(before).values()))
+
+    for cell in page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[:3]:
+        ActionChains(page).move_to_element(cell).click().perform()
+    WebDriverWait(page, 10).until(lambda p: len(p.execute_script("return window.tagarelaLatencies")) == 3)
+    assert fetched_since(before) == {clip: 1 for clip in clips}, "each clip fetched once, when the board opened"
