@@ -72,7 +72,7 @@ def pytest_sessionfinish(session):
 
 
 class RunningServer:
-    def __init__(self, data_dir, demo=False, port=None):
+    def __init__(self, data_dir, demo=False, port=None, env=None):
         self.data_dir = data_dir
         if demo:
             copy_demo_clinic(data_dir)
@@ -81,7 +81,7 @@ class RunningServer:
         self.log = open(os.path.join(data_dir, "server.log"), "a+")
         self.process = subprocess.Popen(
             [BINARY, "serve", "--port", str(self.port), "--data", data_dir, "--threads", "2"],
-            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT)
+            cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
