@@ -5,6 +5,7 @@
 
 import { installAccess } from "./access.js";
 import { fitLabels, keepFitted } from "./board-fit.js";
+import { lazyClip } from "./clip.js";
 import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("player");
@@ -40,24 +41,16 @@ if (player) {
 
   // --- Sound -------------------------------------------------------------------------------
 
-  // One <audio> per clip, made with preload "none": preloading players cost a 60-cell board 570 ms of
-  // CPU at each opening (73 clips), and a tap plays a kept clip about as fast (docs/decisions/0106).
-  // The bytes are near: the service worker keeps every clip of the patient's boards, and a page it
-  // does not control (a first opening, or plain http, where there is none) reads them into the HTTP cache.
-  // Not Web Audio: an iPad's mute switch silences it, and a child's voice must not go quiet.
-  const readAhead = !navigator.serviceWorker?.controller;
+  // One <audio> per clip, loaded when first played (clip.js).
   function preload(url) {
     if (!url || clips.has(url)) return;
-    const clip = new Audio();
-    clip.preload = "none";
-    clip.src = url;
+    const clip = lazyClip(url);
     clip.addEventListener("playing", () => {
       const t0 = tapStarts.get(clip);
       if (t0 === undefined) return;
       tapStarts.delete(clip);
       latencies.push(performance.now() - t0);
     });
-    if (readAhead) fetch(url, { credentials: "same-origin" }).then((response) => response.blob()).catch(() => {});
     clips.set(url, clip);
   }
 

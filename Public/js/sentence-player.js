@@ -8,6 +8,7 @@
 
 import { installAccess } from "./access.js";
 import { fitLabels, keepFitted, layoutChoices } from "./board-fit.js";
+import { lazyClip } from "./clip.js";
 import { createEventQueue } from "./event-queue.js";
 
 const player = document.getElementById("sentence-player");
@@ -25,7 +26,7 @@ if (player) {
   const questionButton = player.querySelector(".sentence-question");
   const quietBox = player.querySelector(".strip-quiet");
   const played = []; // clip URLs that really reached "playing", in order (for tests and for us)
-  const clips = new Map(); // url → preloaded Audio
+  const clips = new Map(); // url → its Audio
   const chosen = []; // the cells chosen, in order
   let negated = false;
   let question = false;
@@ -63,13 +64,12 @@ if (player) {
 
   // --- Sound -------------------------------------------------------------------------------
 
-  function clipFor(url) {
+  // A clip loaded when first played (clip.js); `options.read` fetches its bytes at once.
+  function clipFor(url, options) {
     if (!url) return null;
     if (!clips.has(url)) {
-      const clip = new Audio(url);
-      clip.preload = "auto";
+      const clip = lazyClip(url, options);
       clip.addEventListener("playing", () => played.push(url));
-      clip.load();
       clips.set(url, clip);
     }
     return clips.get(url);
@@ -125,7 +125,7 @@ if (player) {
       .then((made) => {
         for (const [key, url] of Object.entries(made)) {
           known.set(key, url);
-          clipFor(url);
+          clipFor(url, { read: true }); // made after the boards were kept: fetched now, played soon
         }
       })
       .catch(() => {}) // offline: the word clips will do
@@ -187,7 +187,7 @@ if (player) {
     renderStrip();
     refit(); // a new step shows another number of words: the grid takes their shape
     const whole = known.get(sentenceKey());
-    if (whole) clipFor(whole); // said before: its clip loads while the patient reaches for "speak"
+    if (whole) clipFor(whole, { read: true }); // said before: its clip loads while the patient reaches for "speak"
     return firstShown;
   }
 

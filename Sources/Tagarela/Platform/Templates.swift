@@ -378,7 +378,7 @@ struct PageChrome: Sendable, MustacheParent {
 /// Fingerprinted URLs of the assets every page loads.
 struct Assets: Sendable, MustacheParent {
     /// Imported by the player scripts: ES modules import by plain URL, so these are not fingerprinted.
-    static let importedModules = ["/js/access.js", "/js/event-queue.js", "/js/board-fit.js"]
+    static let importedModules = ["/js/access.js", "/js/event-queue.js", "/js/board-fit.js", "/js/clip.js"]
 
     func child(named name: String) -> Any? { Self.byName[name].map { MustacheText(self[keyPath: $0]) } }
 
