@@ -100,6 +100,8 @@ def test_boards_work_offline_and_taps_arrive_once_with_their_real_times(data_dir
             cells = page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[:3]
             for cell in cells:
                 tap(page, cell)
+            # The player's clips load when played: offline, each tap's clip comes from the kept files.
+            WebDriverWait(page, 10).until(lambda p: len(p.execute_script("return window.tagarelaLatencies")) == 3)
             page.execute_script("window.scrollTo(0, 0)")
             page.find_element(By.CSS_SELECTOR, ".strip-speak").click()  # a sentence, queued too
 
