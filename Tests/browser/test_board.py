@@ -100,3 +100,39 @@ def test_on_plain_http_the_board_reads_its_clips_ahead_once_and_a_tap_fetches_no
         ActionChains(page).move_to_element(cell).click().perform()
     WebDriverWait(page, 10).until(lambda p: len(p.execute_script("return window.tagarelaLatencies")) == 3)
     assert fetched_since(before) == {clip: 1 for clip in clips}, "each clip fetched once, when the board opened"
+
+
+def test_a_double_tap_while_its_clip_still_loads_says_it_and_counts_both_taps(demo_server, page):
+    """Clips load when first played: a second tap of the same cell can come while the first is still loading,
+    which cuts the first play short. The word must still be said, and both taps are in the strip and the log."""
+    carla = open_carlas_board(page, demo_server)
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return !!window.tagarelaPlayer"))
+    page.find_element(By.CSS_SELECTOR, ".strip-clear").click()
+    first, other = page.find_elements(By.CSS_SELECTOR, ".board .cell[data-audio]")[:2]
+    label, other_label = first.get_attribute("data-label"), other.get_attribute("data-label")
+    # Both taps in one task (as a switch interface's two presses can come): the first play has no data yet.
+    cut_short = page.execute_script("""
+        const outcomes = [];
+        const play = HTMLMediaElement.prototype.play;
+        HTMLMediaElement.prototype.play = function () {
+          return play.call(this).catch((error) => { outcomes.push(error.name); throw error; });
+        };
+        arguments[0].click();
+        arguments[0].click();
+        return new Promise((resolve) => setTimeout(() => resolve(outcomes), 500));""", first)
+    assert cut_short == ["AbortError"], cut_short
+    WebDriverWait(page, 10).until(lambda p: len(p.execute_script("return window.tagarelaLatencies")) == 1)
+    ActionChains(page).move_to_element(other).click().perform()
+    WebDriverWait(page, 10).until(lambda p: len(p.execute_script("return window.tagarelaLatencies")) == 2)
+    assert [word.text for word in page.find_elements(By.CSS_SELECTOR, ".strip-words .strip-word")] == \
+        [label, label, other_label]
+    WebDriverWait(page, 10).until(lambda p: p.execute_script("return window.tagarelaPlayer.queueLength()") == 0)
+
+    # The tutor's usage history has the three taps: two of the first word, one of the other.
+    page.get(demo_server.url + "/patient-mode/exit")
+    page.find_element(By.ID, "password").send_keys("ola-tagarela")
+    submit(page)
+    page.get(carla + "/usage")
+    rows = [row.text for row in page.find_elements(By.CSS_SELECTOR, "table tbody tr")][:3]
+    assert all(label in row or other_label in row for row in rows), rows
+    assert sum(other_label in row for row in rows) == 1, rows
