@@ -177,6 +177,31 @@ def test_the_long_catalan_alphabet_fits_a_tablet_and_never_scrolls_the_page_of_a
     screenshot(page, "educat-lesson-alphabet-36-640x360.png")
 
 
+def test_a_record_beaten_while_the_question_is_still_loading_plays_the_fanfare_in_full_and_then_the_record(demo_server, page, screen):
+    # A quick child taps the right number while the question's clip is still loading: that clip is
+    # cut short (its play() fails with AbortError), which must not skip the fanfare that cut it.
+    open_patient_mode(page, demo_server)
+    screen.size(360, 740)
+    visit(page, demo_server, "/educat/numbers/challenge")
+    hold_clock(page)
+    root = page.find_element(By.ID, "educat")
+    celebration, record_clip = root.get_attribute("data-celebration"), root.get_attribute("data-new-record-clip")
+    question_clip = page.execute_script("""
+        document.querySelector('.educat-question').click();
+        const target = window.tagarelaEducat.state().target;
+        const item = document.querySelector(`.educat-item[data-item='${target}']`);
+        item.click();
+        return item.dataset.clip;""")
+    WebDriverWait(page, 15).until(lambda p: played(p)[-1] == record_clip)
+    assert played(page)[-3:] == [question_clip, celebration, record_clip]
+    heard = WebDriverWait(page, 15).until(lambda p: (lambda urls: urls if any(u.endswith(record_clip) for u in urls) else None)(
+        p.execute_script("return window.tagarelaEducat.heard.slice()")))
+    fanfare = [n for n, url in enumerate(heard) if url.endswith(celebration)]
+    said = [n for n, url in enumerate(heard) if url.endswith(record_clip)]
+    assert fanfare and said and fanfare[0] < said[0], f"the fanfare is heard, then the record ({heard})"
+    assert not any(url.endswith(question_clip) for url in heard), "the question's clip was cut before it played"
+
+
 # ---------------------------------------------------------------------------------------------------
 # A new record is announced the moment it is beaten, once; the end does not announce it again.
 
