@@ -272,3 +272,14 @@ def test_a_record_beaten_while_the_question_is_still_loading_gets_its_fanfare_in
     assert order[-2:] == [celebration.rsplit("/", 1)[1], record_clip.rsplit("/", 1)[1]], \
         f"the fanfare is heard, then the record ({order})"
     assert question_clip.rsplit("/", 1)[1] not in order, "the question's clip was cut before it played"
+
+
+def test_a_fanfare_whose_file_is_missing_does_not_hold_back_the_record_said_after_it(demo_server, page, screen):
+    root = carlas_first_numbers_challenge(page, demo_server, screen)
+    record_clip = root.get_attribute("data-new-record-clip")
+    page.execute_script("arguments[0].dataset.celebration = '/media/audio/no-such-fanfare.mp3'", root)
+    page.find_element(By.CSS_SELECTOR, ".educat-question").click()
+    item(page, state(page)["target"]).click()
+    WebDriverWait(page, 15).until(lambda p: any(url.endswith(record_clip) for url in heard(p)))
+    assert played(page)[-2:] == ["/media/audio/no-such-fanfare.mp3", record_clip]
+    assert [url for url in heard(page) if "no-such-fanfare" in url] == []

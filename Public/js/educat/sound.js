@@ -11,18 +11,17 @@ export const heard = [];
 voice.addEventListener("playing", () => heard.push(voice.src));
 
 let queue = [];
-
-let current = 0;
+let latestPlay = 0;
 
 function playNow(url) {
   played.push(url);
   voice.pause();
   voice.src = url;
-  const attempt = ++current;
+  const thisPlay = ++latestPlay;
   // A clip the browser refuses (no gesture yet, a missing file) must not hold back the next one. A clip
   // cut short by the next one fails too (AbortError), but then the next one is already playing.
   voice.play().catch(() => {
-    if (attempt === current) setTimeout(next, 0);
+    if (thisPlay === latestPlay) setTimeout(next, 0);
   });
 }
 
