@@ -165,10 +165,11 @@ if (player) {
     if (audio) preload(audio);
     if (!quietBox?.checked && clipOf({ audio, own })) {
       speakRun++;
-      let clip = null;
+      let clip = null; // the clip said for this tap: the form's, or the symbol's own if the form's fails
       playWord({ audio, own }, (starting) => {
-        tapStarts.delete(clip);
-        tapStarts.set((clip = starting), t0);
+        if (clip) tapStarts.delete(clip);
+        clip = starting;
+        tapStarts.set(clip, t0);
       }).catch((error) => {
         if (error.name === "NotAllowedError") blocked = clip;
       });

@@ -136,3 +136,4 @@ def test_a_double_tap_while_its_clip_still_loads_says_it_and_counts_both_taps(de
     rows = [row.text for row in page.find_elements(By.CSS_SELECTOR, "table tbody tr")][:3]
     assert all(label in row or other_label in row for row in rows), rows
     assert sum(other_label in row for row in rows) == 1, rows
+    assert sum(label in row and other_label not in row for row in rows) == 2, rows

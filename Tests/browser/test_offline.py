@@ -366,9 +366,9 @@ const done = arguments[arguments.length - 1];
 def test_a_listed_file_the_server_lacks_is_retried_and_does_not_leave_its_neighbours_unkept(data_dir, page):
     """Files are kept in batches that succeed or fail whole: a clip the server cannot find (a form's clip
     not made yet) must not leave the others of its batch out, and is asked again at the next keeping."""
-    audio = tempfile.mkdtemp(prefix="tagarela-audio-")
-    for name in os.listdir(os.environ["TAGARELA_AUDIO"]):
-        os.symlink(os.path.join(os.environ["TAGARELA_AUDIO"], name), os.path.join(audio, name))
+    clips_made, audio = os.environ["TAGARELA_AUDIO"], tempfile.mkdtemp(prefix="tagarela-audio-")
+    for name in os.listdir(clips_made):
+        os.symlink(os.path.join(clips_made, name), os.path.join(audio, name))
     server = RunningServer(data_dir, demo=True, env={"TAGARELA_AUDIO": audio})
     try:
         open_carlas_board(page, server)
@@ -377,7 +377,8 @@ def test_a_listed_file_the_server_lacks_is_retried_and_does_not_leave_its_neighb
         assert first["complete"] == "yes" and sorted(first["kept"]) == sorted(first["listed"]), "all kept at first"
         clips = [path for path in first["listed"] if path.startswith("/media/audio/")]
         lost = clips[len(clips) // 2]
-        os.remove(os.path.join(audio, lost.rsplit("/", 1)[1]))
+        lost_file = lost.rsplit("/", 1)[1]
+        os.remove(os.path.join(audio, lost_file))
         page.execute_async_script("const done = arguments[0]; caches.delete('tagarela-files-v1').then(done)")
         page.execute_cdp_cmd("Network.clearBrowserCache", {})  # else the browser's own cache still has it
 
@@ -386,7 +387,7 @@ def test_a_listed_file_the_server_lacks_is_retried_and_does_not_leave_its_neighb
         assert without["complete"] == "no"
         assert sorted(without["kept"]) == sorted(path for path in first["listed"] if path != lost)
 
-        os.symlink(os.path.join(os.environ["TAGARELA_AUDIO"], lost.rsplit("/", 1)[1]), os.path.join(audio, lost.rsplit("/", 1)[1]))
+        os.symlink(os.path.join(clips_made, lost_file), os.path.join(audio, lost_file))
         assert page.execute_async_script(KEEP_AGAIN) == {"kept": True}
         again = page.execute_async_script(KEEPING)
         assert again["complete"] == "yes" and sorted(again["kept"]) == sorted(first["listed"])
